@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Internal functions that the KUnit module (lnet_kunit.ko, debug builds
+ * only) calls are exported to it alone, in the LNET_KUNIT namespace; in a
+ * product build the macro expands to nothing.
+ */
+#ifndef _LINUX_LNET_TEST_EXPORT_H
+#define _LINUX_LNET_TEST_EXPORT_H
+
+#include <linux/export.h>
+
+#ifdef LNET_KUNIT
+#define LNET_EXPORT_FOR_TEST(sym)	EXPORT_SYMBOL_NS_GPL(sym, LNET_KUNIT)
+#else
+#define LNET_EXPORT_FOR_TEST(sym)
+#endif
+
+#endif /* _LINUX_LNET_TEST_EXPORT_H */

@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# make check: every suite in order, one "suite NAME: N passed, N failed" line
+# each, then the total "N passed, N failed". Exit status 1 on any failure.
+# Each step's full output is in build/check/<step>.log.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+logdir=$top/build/check
+rm -rf "$logdir"
+mkdir -p "$logdir"
+start=$(date +%s)
+total_pass=0
+total_fail=0
+vmtest=$top/build/tools/vmtest/lnet-vmtest
+export LNET_TOP=$top
+
+count_suite_lines() {
+	local line p f
+	while IFS= read -r line; do
+		if [[ $line =~ ^suite\ [^:]+:\ ([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
+			p=${BASH_REMATCH[1]}
+			f=${BASH_REMATCH[2]}
+			total_pass=$((total_pass + p))
+			total_fail=$((total_fail + f))
+			echo "$line"
+		fi
+	done <"$1"
+}
+
+# step NAME CMD...: run CMD with its output in the step log; the suite lines
+# it prints are counted. A command that fails without printing a suite line
+# counts as one failure, so nothing fails silently.
+step() {
+	local name=$1 t0 rc log=$logdir/$1.log
+	shift
+	t0=$(date +%s)
+	echo "== $name" >&2
+	"$@" >"$log" 2>&1
+	rc=$?
+	if ! grep -qE '^suite [^:]+: [0-9]+ passed, [0-9]+ failed' "$log"; then
+		if [ $rc -eq 0 ]; then
+			echo "suite $name: 1 passed, 0 failed" >>"$log"
+		else
+			echo "suite $name: 0 passed, 1 failed (exit $rc, no result line)" >>"$log"
+		fi
+	fi
+	count_suite_lines "$log"
+	if [ $rc -ne 0 ]; then
+		echo "-- $name failed (exit $rc); last lines of $log:" >&2
+		grep -vE '^suite ' "$log" | tail -n 25 >&2
+	fi
+	echo "   ($name: $(($(date +%s) - t0)) s)" >&2
+	return $rc
+}
+
+build_stock() {
+	make -s modules 2>&1 | tee "$logdir/build-stock.out"
+	local rc=${PIPESTATUS[0]} warnings
+	warnings=$(grep -cE 'warning:|error:' "$logdir/build-stock.out")
+	echo "suite build-stock: $(( (rc == 0) + (warnings == 0) )) passed, $(( (rc != 0) + (warnings != 0) )) failed ($warnings warnings)"
+	[ $rc -eq 0 ] && [ "$warnings" -eq 0 ]
+}
+
+build_debug() {
+	make -s modules-debug 2>&1 | tee "$logdir/build-debug.out"
+	local rc=${PIPESTATUS[0]} warnings
+	warnings=$(grep -cE 'warning:|error:' "$logdir/build-debug.out")
+	echo "suite build-debug: $(( (rc == 0) + (warnings == 0) )) passed, $(( (rc != 0) + (warnings != 0) )) failed ($warnings warnings)"
+	[ $rc -eq 0 ] && [ "$warnings" -eq 0 ]
+}
+
+tools_test() {
+	make -s tools || return 1
+	local out rc summary
+	out=$(cd build/tools && ctest --output-on-failure 2>&1)
+	rc=$?
+	echo "$out"
+	summary=$(echo "$out" | grep -E 'tests passed, [0-9]+ tests failed out of [0-9]+')
+	if [[ $summary =~ ([0-9]+)\ tests\ failed\ out\ of\ ([0-9]+) ]]; then
+		echo "suite tools: $((BASH_REMATCH[2] - BASH_REMATCH[1])) passed, ${BASH_REMATCH[1]} failed"
+	fi
+	return $rc
+}
+
+guest() {
+	[ -x "$vmtest" ] || { echo "lnet-vmtest not built"; return 1; }
+	"$vmtest" "$@"
+}
+
+step deps scripts/install-deps.sh || {
+	echo "install-deps failed: nothing else can run" >&2
+	echo "$total_pass passed, $((total_fail + 1)) failed"
+	exit 1
+}
+step build-stock build_stock
+step sparse scripts/static-checks.sh sparse "/usr/src/linux-headers-$(scripts/stock-kernel.sh)"
+step checkpatch scripts/static-checks.sh checkpatch
+step tools tools_test
+step debug-kernel scripts/build-debug-kernel.sh
+step build-debug build_debug
+
+for what in kunit lockdep kasan; do
+	expect=$what
+	[ "$what" = kunit ] && expect=kunit-fail
+	step "selfcheck-$what" guest --suite "selfcheck-$what" --kernel debug --guests 1 \
+		--timeout 300 --expect "$expect" \
+		--script "$top/tests/scenarios/selfcheck.sh" --arg "$what"
+done
+step kunit guest --suite kunit --kernel debug --guests 1 --timeout 900 --mem 2048 \
+	--script "$top/tests/scenarios/kunit.sh"
+step smoke-debug guest --suite smoke-debug --kernel debug --guests 2 --timeout 300 \
+	--script "$top/tests/scenarios/smoke.sh"
+step smoke-stock guest --suite smoke-stock --kernel stock --guests 2 --timeout 300 \
+	--script "$top/tests/scenarios/smoke.sh"
+
+echo "make check took $(($(date +%s) - start)) s; logs in $logdir" >&2
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" -eq 0 ]

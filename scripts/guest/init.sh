@@ -1,0 +1,66 @@
+#!/bin/bash
+# PID 1 of a test guest (see Documentation/testing.md, "Guest protocol").
+# The root is the host's, read-only over 9p; /mnt is this guest's result
+# directory on the host. Whatever happens, write the status and power off.
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export HOME=/root
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t debugfs debugfs /sys/kernel/debug
+for d in /tmp /run /var/tmp /var/log /root /var/lib; do
+	mount -t tmpfs -o mode=0755 tmpfs "$d"
+done
+chmod 1777 /tmp /var/tmp
+mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 out /mnt
+
+say() { echo "lnt-guest: $*" >/dev/kmsg; }
+
+finish() {
+	local rc=$1
+	if [ -w /sys/kernel/debug/kmemleak ]; then
+		# Objects younger than ~5 s are never reported: let the test's
+		# last frees age before the final scan.
+		sleep 6
+		echo scan >/sys/kernel/debug/kmemleak
+		cat /sys/kernel/debug/kmemleak >/mnt/kmemleak
+	fi
+	echo "$rc" >/mnt/status
+	sync
+	umount /mnt
+	say "done, status $rc"
+	reboot -f
+}
+
+if [ ! -f /mnt/env ]; then
+	say "no /mnt/env: the runner did not set this guest up"
+	finish 125
+fi
+# shellcheck source=/dev/null
+. /mnt/env
+hostname "$GUEST_NAME"
+ip link set lo up
+
+# Stock kernel: NIC driver is a module. Debug kernel: built in.
+[ -d /sys/module/e1000 ] || modprobe e1000 2>/dev/null
+
+for spec in $GUEST_ADDRS; do
+	ifname=${spec%%=*}
+	addr=${spec#*=}
+	for _ in $(seq 100); do
+		[ -e "/sys/class/net/$ifname" ] && break
+		sleep 0.2
+	done
+	ip link set "$ifname" up
+	ip addr add "$addr" dev "$ifname"
+	for _ in $(seq 100); do
+		[ "$(cat "/sys/class/net/$ifname/carrier" 2>/dev/null)" = 1 ] && break
+		sleep 0.2
+	done
+	say "$ifname $addr carrier $(cat "/sys/class/net/$ifname/carrier" 2>/dev/null)"
+done
+
+say "running $GUEST_SCRIPT $GUEST_ARGS"
+# shellcheck disable=SC2086
+(cd /tmp && exec bash "$GUEST_SCRIPT" $GUEST_ARGS) >/mnt/script.log 2>&1
+finish $?
