@@ -33,7 +33,7 @@ DEBUG_BUILD := $(TOP)/build/debug
 # left alone by --delete.
 define sync_tree
 	@mkdir -p $(1)
-	@rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='*.mod*' \
+	@rsync -aR --delete --exclude='*.o' --exclude='*.ko' --exclude='*.mod*' \
 		--exclude='.*.cmd' --exclude='modules.order' --exclude='Module.symvers' \
 		--exclude='*.a' --exclude='.tmp_*' \
 		$(foreach d,$(wildcard $(SRC_DIRS)),$(d)) $(1)/

@@ -36,7 +36,9 @@ struct lnet_route_config {
 /*
  * Parse @str (may be NULL or empty: no networks) into @nets, appending
  * lnet_net_config entries in order. On error returns -EINVAL (or -ENOMEM),
- * leaves @nets empty, and writes a human-readable reason into @err.
+ * leaves @nets as it was (empty, for a caller that passed an empty list),
+ * and writes a human-readable reason into @err ("" on success; @err may be
+ * NULL when @errlen is 0). lnet_parse_routes() behaves the same way.
  */
 int lnet_parse_networks(const char *str, struct list_head *nets,
 			char *err, size_t errlen);

@@ -39,4 +39,16 @@ struct dentry;
 /* Create "cpu_partition_table" (and friends) under @dir. */
 void lnet_cpt_debugfs_init(struct dentry *dir);
 
+/*
+ * Building blocks of lnet_cpt_init(), exported to the KUnit suite only
+ * (LNET_EXPORT_FOR_TEST) so that patterns can be tried against any CPU set
+ * without touching the live table. @masks has room for @max_cpts entries.
+ * Both return the number of partitions, or -EINVAL with the reason in @err.
+ */
+int lnet_cpt_parse_pattern(const char *pattern, const struct cpumask *avail,
+			   struct cpumask *masks, int max_cpts,
+			   char *err, size_t errlen);
+int lnet_cpt_split_even(const struct cpumask *avail, int ncpt,
+			struct cpumask *masks, char *err, size_t errlen);
+
 #endif /* _LINUX_LNET_CPT_H */

@@ -31,11 +31,21 @@ typedef __u32 lnet_pid_t;
 #define LNET_PID_RESERVED	0xf0000000U
 #define LNET_PID_USERFLAG	0x80000000U
 
-/* LND type numbers are permanent; only these three are implemented here. */
+/*
+ * LND type numbers are permanent; only SOCK, O2IB and LO are implemented
+ * here. The others are listed so that peers' NIDs of those types print and
+ * parse under their protocol names ("17@gni") instead of as unknown types.
+ */
 enum lnet_lnd_type {
 	LNET_LND_SOCK	= 2,	/* "tcp" */
 	LNET_LND_O2IB	= 5,	/* "o2ib" */
 	LNET_LND_LO	= 9,	/* "lo", never on the wire */
+	LNET_LND_GNI	= 13,	/* "gni", numeric address */
+	LNET_LND_GNIIP	= 14,	/* "gip", IPv4 address */
+	LNET_LND_PTL4	= 15,	/* "ptlf", numeric address */
+	LNET_LND_KFI	= 16,	/* "kfi", numeric address */
+	LNET_LND_EFA	= 18,	/* "efa", IPv4 address */
+	LNET_LND_BXI3	= 19,	/* "bxi3f", numeric address */
 };
 
 struct lnet_process_id {
@@ -46,5 +56,6 @@ struct lnet_process_id {
 #define LNET_MTU		(1U << 20)	/* max PUT/REPLY payload */
 #define LNET_MAX_IOV		256		/* max fragments per message */
 #define LNET_NIDSTR_SIZE	32		/* fits any nid4 string + NUL */
+#define LNET_IDSTR_SIZE		48		/* fits any "pid-nid" string + NUL */
 
 #endif /* _UAPI_LINUX_LNET_NID_H */
