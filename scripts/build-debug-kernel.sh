@@ -84,4 +84,8 @@ kmake bzImage modules >&2
 kmake modules_prepare >&2
 log "built in $(( $(date +%s) - start )) s"
 touch "$out/.done"
+# Trees of older fragments are a gigabyte each and never used again.
+for old in "$cache"/kernel-*; do
+	[ "$old" = "$out" ] || rm -rf "$old"
+done
 echo "$out"

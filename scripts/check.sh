@@ -108,6 +108,7 @@ for what in kunit lockdep kasan; do
 		--script "$top/tests/scenarios/selfcheck.sh" --arg "$what"
 done
 step kunit guest --suite kunit --kernel debug --guests 1 --timeout 900 --mem 2048 \
+	--smp 2 --kernel-arg possible_cpus=8 \
 	--script "$top/tests/scenarios/kunit.sh"
 step smoke-debug guest --suite smoke-debug --kernel debug --guests 2 --timeout 300 \
 	--script "$top/tests/scenarios/smoke.sh"

@@ -12,7 +12,7 @@ packages=(
 	# static checks
 	sparse perl
 	# guests
-	qemu-system-x86 busybox-static iproute2 procps
+	qemu-system-x86 busybox-static iproute2 iputils-ping procps
 	# soft-RoCE user space and baselines
 	rdma-core ibverbs-utils ibverbs-providers perftest iperf3
 	# C++ tools

@@ -9,7 +9,8 @@ make -s modules-debug
 make -s tools >/dev/null
 rc=0
 build/tools/vmtest/lnet-vmtest --suite kunit --kernel debug --guests 1 --timeout 900 \
-	--mem 2048 --script "$top/tests/scenarios/kunit.sh" "$@" || rc=$?
+	--mem 2048 --smp 2 --kernel-arg possible_cpus=8 \
+	--script "$top/tests/scenarios/kunit.sh" "$@" || rc=$?
 for f in build/vmtest/kunit/g0/kunit/*.ktap; do
 	[ -f "$f" ] || continue
 	printf '%-28s %4d ok %4d not ok\n' "$(basename "$f" .ktap)" \

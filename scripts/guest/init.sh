@@ -37,7 +37,9 @@ if [ ! -f /mnt/env ]; then
 	finish 125
 fi
 # shellcheck source=/dev/null
+set -a
 . /mnt/env
+set +a
 hostname "$GUEST_NAME"
 ip link set lo up
 

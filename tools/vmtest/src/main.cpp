@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0
+// lnet-vmtest: boots the guests of one test suite under qemu, links them,
+// enforces the timeout, always tears qemu down, and judges the run
+// (Documentation/testing.md).
+#include "options.hpp"
+#include "process.hpp"
+#include "qemu.hpp"
+#include "rundir.hpp"
+#include "topology.hpp"
+#include "verdict.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <stdexcept>
+#include <thread>
+
+#include <sys/wait.h>
+
+namespace {
+
+using namespace vmtest;
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+using namespace std::chrono_literals;
+
+constexpr auto listen_wait = 10s;
+constexpr auto kill_grace = 5s;
+
+// The qemu processes of a run; all of them are torn down together on every
+// way out of the run (normal end, timeout, exception, signal).
+struct Fleet {
+	std::vector<ChildGroup> guests;
+	Fleet() = default;
+	Fleet(const Fleet &) = delete;
+	Fleet &operator=(const Fleet &) = delete;
+	~Fleet() { terminate_all(guests, kill_grace); }
+};
+
+void require_file(const fs::path &p, std::string_view hint)
+{
+	if (!fs::is_regular_file(p))
+		throw std::runtime_error(p.string() + " not found: " + std::string(hint));
+}
+
+void require_safe(const fs::path &p, std::string_view what)
+{
+	if (auto why = unsafe_path_reason(p); !why.empty())
+		throw std::runtime_error(std::string(what) + " " + p.string() + " " + why);
+}
+
+void write_text(const fs::path &p, const std::string &text)
+{
+	std::ofstream out(p, std::ios::binary | std::ios::trunc);
+	out << text;
+	out.close();
+	if (!out)
+		throw std::runtime_error("cannot write " + p.string());
+}
+
+struct BootFiles {
+	fs::path image;
+	fs::path moddir;
+	fs::path initramfs;
+};
+
+BootFiles resolve_boot_files(const Options &o)
+{
+	const fs::path scripts = o.top / "scripts";
+	BootFiles b;
+	if (o.kernel == Kernel::stock) {
+		auto tool = (scripts / "stock-kernel.sh").string();
+		require_file(tool, "is --top (or LNET_TOP) the work tree?");
+		auto version = run_last_line(std::vector<std::string>{tool});
+		b.image = "/boot/vmlinuz-" + version;
+		require_file(b.image, "run make deps");
+		b.moddir = o.top / "build" / "stock";
+	} else {
+		auto tool = (scripts / "build-debug-kernel.sh").string();
+		require_file(tool, "is --top (or LNET_TOP) the work tree?");
+		fs::path dir = run_last_line(std::vector<std::string>{tool});
+		b.image = dir / "arch/x86/boot/bzImage";
+		require_file(b.image, "run make debug-kernel");
+		b.moddir = o.top / "build" / "debug";
+	}
+	auto mkinitramfs = (scripts / "mkinitramfs.sh").string();
+	require_file(mkinitramfs, "is --top (or LNET_TOP) the work tree?");
+	b.initramfs = run_last_line(std::vector<std::string>{mkinitramfs});
+	require_file(b.initramfs, "scripts/mkinitramfs.sh did not make it");
+	return b;
+}
+
+std::string shell_command(const std::vector<std::string> &argv)
+{
+	std::string out;
+	for (const auto &word : argv)
+		out += (out.empty() ? "" : " ") + shell_quote(word);
+	return out + "\n";
+}
+
+// Waits until the guest at the listening end of a link accepts
+// connections, so that the connecting guest's qemu finds it.
+void wait_for_listener(ChildGroup &listener, const GuestPlan &who, std::uint16_t port,
+		       const fs::path &run)
+{
+	const auto until = Clock::now() + listen_wait;
+	while (!port_accepts(port)) {
+		check_interrupted();
+		if (!listener.running())
+			throw std::runtime_error(who.name() + "'s qemu exited before listening on "
+						 "127.0.0.1:" + std::to_string(port) + " (see " +
+						 (run / who.name() / "qemu.log").string() + ")");
+		if (Clock::now() >= until)
+			throw std::runtime_error(who.name() + " does not listen on 127.0.0.1:" +
+						 std::to_string(port) + " after " +
+						 std::to_string(listen_wait.count()) + " s");
+		std::this_thread::sleep_for(50ms);
+	}
+}
+
+// scripts/guest/init.sh mounts a tmpfs on these: host files there are
+// invisible to the guest.
+void warn_if_hidden_in_guest(const fs::path &script)
+{
+	for (const fs::path dir : {"/tmp", "/var/tmp", "/run", "/root", "/var/log", "/var/lib"}) {
+		auto [d, s] = std::mismatch(dir.begin(), dir.end(), script.begin(), script.end());
+		if (d == dir.end())
+			std::cerr << "lnet-vmtest: warning: the guest mounts a tmpfs on " << dir.string()
+				  << ", so it cannot see " << script.string() << "\n";
+	}
+}
+
+void print_results(std::span<const Result> results, bool verbose, std::string_view prefix = {})
+{
+	for (const auto &r : results)
+		if (!r.passed || verbose)
+			std::cout << prefix << format_result(r) << "\n";
+}
+
+// Boots the guests in index order. Guest A of a link listens, so it is
+// up before guest B connects; the fleet's guard tears down whatever was
+// started if anything goes wrong.
+void start_guests(Fleet &fleet, const Options &o, const BootFiles &boot,
+		  std::span<const GuestPlan> plans)
+{
+	const auto ports = pick_free_ports(o.links.size());
+	const RunEnv env{
+		.guest_count = o.guests,
+		.script = o.script,
+		.args = o.args,
+		.kernel = to_string(o.kernel),
+		.top = o.top,
+		.moddir = boot.moddir,
+	};
+	const QemuRun qemu{
+		.kernel_image = boot.image,
+		.initramfs = boot.initramfs,
+		.top = o.top,
+		.run_dir = o.run_dir,
+		.mem_mb = o.mem_mb,
+		.smp = o.smp,
+		.kernel_args = o.kernel_args,
+		.link_ports = ports,
+	};
+	fleet.guests.reserve(plans.size());
+	for (const auto &plan : plans) {
+		const fs::path dir = o.run_dir / plan.name();
+		write_text(dir / "env", render_env(plan, env));
+		const auto argv = qemu_argv(qemu, plan);
+		write_text(dir / "qemu.cmd", shell_command(argv));
+		for (const auto &nic : plan.nics) {
+			if (nic.listens)
+				continue;
+			const auto a = static_cast<size_t>(o.links[static_cast<size_t>(nic.link)].a);
+			wait_for_listener(fleet.guests[a], plans[a], ports[static_cast<size_t>(nic.link)],
+					  o.run_dir);
+		}
+		fleet.guests.emplace_back(argv, dir / "qemu.log");
+		if (o.verbose)
+			std::cerr << "lnet-vmtest: " << plan.name() << ": qemu pid "
+				  << fleet.guests.back().pid() << "\n";
+	}
+}
+
+// Waits for every guest to power off or the deadline, then stops the rest.
+// Returns how each one ended.
+std::vector<GuestExit> wait_for_guests(Fleet &fleet, const Options &o, Clock::time_point deadline)
+{
+	auto any_running = [&] {
+		bool any = false;
+		for (auto &g : fleet.guests)
+			any = g.running() || any;
+		return any;
+	};
+	while (any_running() && Clock::now() < deadline) {
+		check_interrupted();
+		std::this_thread::sleep_for(100ms);
+	}
+	std::vector<GuestExit> exits(fleet.guests.size());
+	bool late = false;
+	for (size_t i = 0; i < exits.size(); i++) {
+		if (fleet.guests[i].running()) {
+			late = true;
+			exits[i].note = "timed out after " + std::to_string(o.timeout_s) + " s";
+		}
+	}
+	if (late)
+		std::cerr << "lnet-vmtest: " << o.suite << ": timeout after " << o.timeout_s
+			  << " s, stopping the guests still running\n";
+	terminate_all(fleet.guests, kill_grace);
+	for (size_t i = 0; i < exits.size(); i++) {
+		if (!exits[i].note.empty())
+			continue;
+		const int status = fleet.guests[i].wait_status().value_or(0);
+		exits[i].finished = WIFEXITED(status);
+		if (status != 0)
+			exits[i].note = "qemu " + describe_status(status) + " (see qemu.log)";
+	}
+	return exits;
+}
+
+// Prints the results and the suite line; returns the exit status.
+int report(const Options &o, const Verdict &verdict)
+{
+	std::vector<Result> counted = verdict.results;
+	if (o.expect) {
+		// A self-check: the usual verdict is only informational.
+		print_results(verdict.results, o.verbose, "info ");
+		counted = expect_results(verdict, *o.expect);
+	}
+	print_results(counted, o.verbose);
+	std::cout << summary_line(o.suite, counted) << std::endl;
+	const auto failed = count_failed(counted);
+	if (failed)
+		std::cerr << "lnet-vmtest: " << o.suite << ": logs in " << o.run_dir.string() << "\n";
+	return failed == 0 ? 0 : 1;
+}
+
+int run(const Options &o)
+{
+	require_safe(o.top, "work tree");
+	require_safe(o.run_dir, "run directory");
+	require_file(o.top / "scripts/guest/init.sh", "is --top (or LNET_TOP) the work tree?");
+	require_file(o.script, "check --script");
+	warn_if_hidden_in_guest(o.script);
+	const BootFiles boot = resolve_boot_files(o);
+	require_safe(boot.image, "kernel");
+	require_safe(boot.initramfs, "initramfs");
+	if (!fs::is_directory(boot.moddir))
+		std::cerr << "lnet-vmtest: warning: " << boot.moddir.string() << " does not exist (make "
+			  << (o.kernel == Kernel::stock ? "modules" : "modules-debug") << ")\n";
+	check_interrupted();
+
+	prepare_run_dir(o.run_dir, o.top, o.guests);
+	const auto plans = plan_guests(o.guests, o.links);
+	if (o.verbose)
+		std::cerr << "lnet-vmtest: " << o.suite << ": " << o.guests << " guest(s), "
+			  << to_string(o.kernel) << " kernel " << boot.image.string() << ", run dir "
+			  << o.run_dir.string() << "\n";
+
+	std::vector<GuestExit> exits;
+	{
+		Fleet fleet;
+		const auto deadline = Clock::now() + std::chrono::seconds(o.timeout_s);
+		start_guests(fleet, o, boot, plans);
+		exits = wait_for_guests(fleet, o, deadline);
+	}
+	std::vector<GuestEvidence> evidence;
+	for (const auto &plan : plans)
+		evidence.push_back(load_evidence(o.run_dir / plan.name(), plan.name(),
+						 exits[static_cast<size_t>(plan.index)]));
+	return report(o, judge(evidence));
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+	install_signal_handlers();
+	std::error_code ec;
+	auto cwd = fs::current_path(ec);
+	auto parsed = parse_options(std::span<const char *const>(argv, static_cast<size_t>(argc)),
+				    std::getenv("LNET_TOP"), cwd, std::cout, std::cerr);
+	if (!parsed.options)
+		return parsed.exit_code;
+	try {
+		return run(*parsed.options);
+	} catch (const Interrupted &e) {
+		std::cerr << "lnet-vmtest: " << e.what() << "; guests torn down\n";
+		return 128 + e.signal;
+	} catch (const std::exception &e) {
+		std::cerr << "lnet-vmtest: " << e.what() << "\n";
+		return 2;
+	}
+}

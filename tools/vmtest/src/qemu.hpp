@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-2.0
+// The qemu command line of one guest (a pure function of the run's
+// parameters, so it can be unit-tested without booting anything).
+#pragma once
+
+#include "topology.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace vmtest {
+
+struct QemuRun {
+	std::filesystem::path kernel_image{}; // bzImage
+	std::filesystem::path initramfs{};
+	std::filesystem::path top{};          // work tree; init is scripts/guest/init.sh
+	std::filesystem::path run_dir{};      // guest i uses run_dir/g<i>
+	int mem_mb = 1024;
+	int smp = 1;
+	std::span<const std::string> kernel_args{}; // extra command-line words
+	std::span<const std::uint16_t> link_ports{}; // 127.0.0.1 port of link k
+};
+
+// The kernel command line: console on the first serial port, reboot (so
+// qemu exits, given -no-reboot) at once on panic, init named for the
+// initramfs as lnt.init=.
+std::string kernel_append(const std::filesystem::path &top,
+			  std::span<const std::string> extra = {});
+
+// argv of qemu-system-x86_64 for guest (argv[0] included).
+std::vector<std::string> qemu_argv(const QemuRun &run, const GuestPlan &guest);
+
+// Paths end up inside qemu's comma-separated option strings and the kernel
+// command line: reject ',' and whitespace there (empty string = fine).
+std::string unsafe_path_reason(const std::filesystem::path &p);
+
+} // namespace vmtest

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "qemu.hpp"
+
+#include <gtest/gtest.h>
+
+#include <array>
+
+namespace vmtest {
+namespace {
+
+using Argv = std::vector<std::string>;
+
+Argv common_head(const std::string &guest)
+{
+	const std::string dir = "/w/build/vmtest/smoke/" + guest;
+	return {
+		"qemu-system-x86_64",
+		"-accel", "tcg,thread=multi",
+		"-cpu", "max",
+		"-smp", "1",
+		"-m", "1024",
+		"-nographic",
+		"-no-reboot",
+		"-display", "none",
+		"-kernel", "/boot/vmlinuz-6.1.0-56-amd64",
+		"-initrd", "/cache/initramfs.cpio.gz",
+		"-append", "console=ttyS0,115200 panic=-1 loglevel=7 lnt.init=/w/scripts/guest/init.sh",
+		"-virtfs", "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap",
+		"-virtfs", "local,path=" + dir + ",mount_tag=out,security_model=none",
+		"-serial", "file:" + dir + "/console.log",
+		"-monitor", "unix:" + dir + "/monitor.sock,server,nowait",
+		"-nic", "none",
+	};
+}
+
+Argv concat(Argv a, const Argv &b)
+{
+	a.insert(a.end(), b.begin(), b.end());
+	return a;
+}
+
+struct TwoGuests : ::testing::Test {
+	std::array<std::uint16_t, 1> ports{40001};
+	std::vector<Link> links{{0, 1}};
+	std::vector<GuestPlan> plans = plan_guests(2, links);
+	QemuRun run{
+		.kernel_image = "/boot/vmlinuz-6.1.0-56-amd64",
+		.initramfs = "/cache/initramfs.cpio.gz",
+		.top = "/w",
+		.run_dir = "/w/build/vmtest/smoke",
+		.mem_mb = 1024,
+		.link_ports = ports,
+	};
+};
+
+TEST_F(TwoGuests, ListeningSide)
+{
+	EXPECT_EQ(qemu_argv(run, plans[0]),
+		  concat(common_head("g0"), {
+						    "-netdev", "socket,id=l0,listen=127.0.0.1:40001",
+						    "-device", "e1000,netdev=l0,mac=52:54:00:00:00:00",
+					    }));
+}
+
+TEST_F(TwoGuests, ConnectingSide)
+{
+	EXPECT_EQ(qemu_argv(run, plans[1]),
+		  concat(common_head("g1"), {
+						    "-netdev", "socket,id=l0,connect=127.0.0.1:40001",
+						    "-device", "e1000,netdev=l0,mac=52:54:00:00:00:01",
+					    }));
+}
+
+TEST(Qemu, MiddleOfAChainHasBothLinksInOrder)
+{
+	std::array<std::uint16_t, 2> ports{5000, 5001};
+	auto links = default_links(3);
+	auto plans = plan_guests(3, links);
+	QemuRun run{.kernel_image = "/k", .initramfs = "/i", .top = "/t", .run_dir = "/r",
+		    .mem_mb = 512, .link_ports = ports};
+	auto argv = qemu_argv(run, plans[1]);
+	Argv tail(argv.end() - 8, argv.end());
+	EXPECT_EQ(tail, (Argv{
+				"-netdev", "socket,id=l0,connect=127.0.0.1:5000",
+				"-device", "e1000,netdev=l0,mac=52:54:00:00:00:01",
+				"-netdev", "socket,id=l1,listen=127.0.0.1:5001",
+				"-device", "e1000,netdev=l1,mac=52:54:00:00:01:01",
+			}));
+	EXPECT_EQ(argv[8], "512");
+}
+
+TEST(Qemu, GuestWithoutLinksHasNoNic)
+{
+	auto plans = plan_guests(1, {});
+	QemuRun run{.kernel_image = "/k", .initramfs = "/i", .top = "/t", .run_dir = "/r"};
+	auto argv = qemu_argv(run, plans[0]);
+	EXPECT_EQ(argv.back(), "none");
+	EXPECT_EQ(argv[argv.size() - 2], "-nic");
+}
+
+TEST(Qemu, KernelAppend)
+{
+	EXPECT_EQ(kernel_append("/work/main"),
+		  "console=ttyS0,115200 panic=-1 loglevel=7 lnt.init=/work/main/scripts/guest/init.sh");
+}
+
+TEST(Qemu, KernelAppendExtraWords)
+{
+	const std::vector<std::string> extra{"possible_cpus=8", "lnet.debug=1"};
+	EXPECT_EQ(kernel_append("/w", extra),
+		  "console=ttyS0,115200 panic=-1 loglevel=7 lnt.init=/w/scripts/guest/init.sh "
+		  "possible_cpus=8 lnet.debug=1");
+}
+
+TEST(Qemu, UnsafePaths)
+{
+	EXPECT_EQ(unsafe_path_reason("/work/main/build/vmtest/smoke"), "");
+	EXPECT_NE(unsafe_path_reason("/tmp/a,b"), "");
+	EXPECT_NE(unsafe_path_reason("/tmp/a b"), "");
+}
+
+} // namespace
+} // namespace vmtest
