@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Functions shared between the files of lnet.ko. Not for LNDs (they use
+ * <linux/lnet/lnd.h>) nor for clients (<linux/lnet/api.h>).
+ */
+#ifndef _LINUX_LNET_LIB_LNET_H
+#define _LINUX_LNET_LIB_LNET_H
+
+#include <linux/gfp.h>
+#include <linux/percpu.h>
+#include <linux/lnet/config.h>
+#include <linux/lnet/lib-types.h>
+#include <linux/lnet/lnd.h>
+
+/* module parameters (module.c) */
+extern char *lnet_networks;
+extern int lnet_credits;
+extern int lnet_peer_credits;
+extern unsigned int lnet_md_lock_slots;
+
+static inline bool lnet_is_running(void)
+{
+	return READ_ONCE(lnet_core.state) == LNET_STATE_RUNNING;
+}
+
+#define lnet_counter_add(field, n) \
+	this_cpu_add(lnet_core.counters->field, (n))
+#define lnet_ni_stat_add(ni, field, n) \
+	this_cpu_add((ni)->stats->field, (n))
+
+/* handle.c */
+int lnet_htable_init(struct lnet_htable *t, unsigned int bits,
+		     spinlock_t *lock);
+void lnet_htable_fini(struct lnet_htable *t);
+struct hlist_head *lnet_htable_bucket(const struct lnet_htable *t, u64 key);
+void lnet_htable_add(struct lnet_htable *t, struct lnet_hnode *n, u64 key);
+void lnet_htable_del(struct lnet_htable *t, struct lnet_hnode *n);
+void lnet_htable_grow(struct lnet_htable *t, gfp_t gfp);
+
+/* eq.c */
+int lnet_eq_table_init(void);
+void lnet_eq_table_fini(void);
+struct lnet_eq *lnet_eq_get_for_md(struct lnet_handle_eq eqh);
+void lnet_eq_put_for_md(struct lnet_eq *eq);
+void lnet_eq_deliver(struct lnet_ev_item *item);
+unsigned int lnet_eq_cleanup(void);
+
+/* md.c */
+int lnet_md_slots_init(void);
+void lnet_md_slots_fini(void);
+struct lnet_libmd *lnet_md_build(const struct lnet_md *umd,
+				 enum lnet_unlink unlink, int ptl_index);
+void lnet_md_free(struct lnet_libmd *md);
+void lnet_md_slot_insert(struct lnet_md_slot *slot, struct lnet_libmd *md);
+struct lnet_md_slot *lnet_md_pick_slot(void);
+struct lnet_md_slot *lnet_md_slot_of(u64 cookie);
+struct lnet_libmd *lnet_md_lookup(struct lnet_md_slot *slot, u64 cookie);
+bool lnet_md_exhausted(const struct lnet_libmd *md);
+bool lnet_md_active(const struct lnet_libmd *md);
+void lnet_md_commit(struct lnet_libmd *md, struct lnet_msg *msg);
+bool lnet_md_unlink(struct lnet_libmd *md);
+bool lnet_md_slot_queue(struct lnet_md_slot *slot, struct lnet_ev_item *item);
+void lnet_md_slot_deliver(struct lnet_md_slot *slot);
+void lnet_msg_detach_md(struct lnet_msg *msg, int status);
+int lnet_md_commit_wire(const struct lnet_handle_wire *wh,
+			struct lnet_msg *msg, unsigned int rlength, bool reply);
+int lnet_md_take(struct lnet_handle_md mdh, struct lnet_msg *msg,
+		 unsigned int *length);
+void lnet_md_slots_quiesce(void);
+unsigned int lnet_md_cleanup(void);
+
+/* portals.c */
+int lnet_portals_init(void);
+void lnet_portals_fini(void);
+struct lnet_portal *lnet_portal_of_cookie(u64 cookie);
+struct lnet_me *lnet_me_lookup(struct lnet_portal *ptl, u64 cookie);
+void lnet_ptl_link_me(struct lnet_portal *ptl, struct lnet_me *me,
+		      enum lnet_ins_pos pos, struct lnet_me *cur);
+void lnet_ptl_unlink_me(struct lnet_portal *ptl, struct lnet_me *me);
+void lnet_ptl_detach_md(struct lnet_me *me, struct lnet_libmd *md);
+void lnet_ptl_attach_md(struct lnet_portal *ptl, struct lnet_me *me,
+			struct lnet_libmd *md, struct list_head *matched,
+			struct list_head *dropped);
+void lnet_ptl_grow(struct lnet_portal *ptl, bool exact);
+
+struct lnet_match_info {
+	u64			match_bits;
+	struct lnet_process_id	src;
+	unsigned int		rlength;
+	unsigned int		roffset;
+	unsigned int		op;	/* LNET_MD_OP_PUT or LNET_MD_OP_GET */
+	unsigned int		portal;
+};
+
+enum lnet_match_rc {
+	LNET_MATCH_NONE,
+	LNET_MATCH_OK,
+	LNET_MATCH_DROP,
+	LNET_MATCH_DELAYED,
+};
+
+enum lnet_match_rc lnet_ptl_match(struct lnet_msg *msg,
+				  const struct lnet_match_info *info);
+enum lnet_match_rc lnet_md_try_match(struct lnet_libmd *md,
+				     const struct lnet_match_info *info,
+				     struct lnet_msg *msg);
+void lnet_ptl_drop_delayed(struct lnet_portal *ptl, struct lnet_ni *ni,
+			   bool count);
+void lnet_ptl_drop_all_delayed(struct lnet_ni *ni);
+unsigned int lnet_ptl_cleanup(void);
+
+/* me.c */
+int lnet_me_cache_init(void);
+void lnet_me_cache_fini(void);
+void lnet_me_free(struct lnet_me *me);
+
+/* msg.c */
+int lnet_msg_cache_init(void);
+void lnet_msg_cache_fini(void);
+struct lnet_msg *lnet_msg_alloc(gfp_t gfp);
+void lnet_msg_free(struct lnet_msg *msg);
+
+/* move.c */
+int lnet_msg_route(struct lnet_msg *msg, lnet_nid_t self, lnet_nid_t dst,
+		   gfp_t gfp);
+void lnet_msg_launch(struct lnet_msg *msg);
+void lnet_ni_send(struct lnet_msg *msg);
+void lnet_ni_recv(struct lnet_ni *ni, void *private, struct lnet_msg *msg,
+		  bool delayed, unsigned int mlen, unsigned int rlen);
+void lnet_drop_rx(struct lnet_ni *ni, void *private, unsigned int rlen,
+		  bool delayed, const char *why);
+void lnet_drop_msg(struct lnet_msg *msg, const char *why);
+void lnet_put_matched(struct lnet_msg *msg);
+
+/* credits.c */
+int lnet_credits_acquire(struct lnet_msg *msg);
+void lnet_credits_return(struct lnet_msg *msg);
+
+/* peer.c */
+struct lnet_peer *lnet_peer_get(struct lnet_ni *ni, lnet_nid_t nid,
+				gfp_t gfp);
+void lnet_peer_put(struct lnet_peer *peer);
+void lnet_peers_del_ni(struct lnet_ni *ni, struct list_head *queued);
+int lnet_peers_init(void);
+void lnet_peers_fini(void);
+
+/* api-ni.c */
+struct lnet_ni *lnet_ni_find_rcu(lnet_nid_t nid);
+struct lnet_ni *lnet_ni_find_net_rcu(u32 net);
+bool lnet_nid_is_local(lnet_nid_t nid);
+bool lnet_ni_call_begin(struct lnet_ni *ni);
+void lnet_ni_call_hold(struct lnet_ni *ni);
+void lnet_ni_call_end(struct lnet_ni *ni);
+int lnet_net_add(const struct lnet_net_config *cfg,
+		 const struct lnet_ni_tunables *tun);
+int lnet_net_del(u32 net_id);
+void lnet_shutdown_all(void);
+
+/* lo.c */
+extern struct lnet_lnd lnet_lo_lnd;
+
+/* ping.c */
+int lnet_ping_target_init(void);
+void lnet_ping_target_fini(void);
+int lnet_ping_target_update(void);
+size_t lnet_ping_info_fill(void *buf, size_t size, u32 seq);
+int lnet_ping_info_check(void *buf, unsigned int len);
+int lnet_ping(struct lnet_process_id id, lnet_nid_t src, int timeout_ms,
+	      struct lnet_process_id *ids, unsigned int nids);
+
+/* debugfs.c */
+void lnet_debugfs_init(void);
+void lnet_debugfs_fini(void);
+
+/* copy.c */
+void lnet_md_iter(const struct lnet_libmd *md, unsigned int dir,
+		  unsigned int offset, unsigned int len,
+		  struct iov_iter *iter);
+
+/* test-only views (exported to lnet_kunit.ko) */
+struct lnet_ptl_stats {
+	unsigned int	nme;
+	unsigned int	nexact;
+	unsigned int	nwild;
+	unsigned int	hash_bits;
+	unsigned int	max_chain;
+	unsigned int	ndelayed;
+};
+
+int lnet_ptl_get_stats(unsigned int portal, struct lnet_ptl_stats *st);
+struct lnet_ni *lnet_ni_get_by_nid(lnet_nid_t nid);
+void lnet_ni_put(struct lnet_ni *ni);
+int lnet_ni_credit_state(struct lnet_ni *ni, int *credits, int *min_credits,
+			 int *queued);
+int lnet_peer_credit_state(lnet_nid_t nid, int *credits, int *min_credits,
+			   int *queued);
+
+#endif /* _LINUX_LNET_LIB_LNET_H */

@@ -1,0 +1,388 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The LNet core's objects. LNDs see struct lnet_msg and struct lnet_ni
+ * through <linux/lnet/lnd.h>; everything else is private to lnet.ko (and
+ * its white-box tests).
+ *
+ * Locking (Documentation/locking.md has the full story):
+ *
+ *   lnet_core.api_mutex	LNetNIInit/Fini, adding and removing NIs
+ *     portal->lock		one per portal: its MEs, match hash, ME
+ *				handles, lazy queue; attach/detach/match
+ *       md_slot->lock		one per MD lock slot: the slot's MD handles
+ *				and every mutable field of its MDs; the
+ *				slot's event queue (keeps per-MD order)
+ *   lnet_core.net_lock		peers, credits and NI/peer send queues; never
+ *				held with a portal or slot lock
+ *   eq->lock			one per EQ: its ring and sequence numbers;
+ *				a leaf, never held with another lock
+ *   lnet_core.eq_lock		the EQ handle table; a leaf
+ *
+ * The nesting shown is the only one allowed: a portal lock may be held
+ * while taking one MD slot lock; nothing else nests. EQ callbacks run with
+ * no LNet lock held, one at a time per MD slot, so they may call
+ * LNetMDUnlink(). All spinlocks are taken with BH disabled because LNDs
+ * may complete messages from softirq context.
+ */
+#ifndef _LINUX_LNET_LIB_TYPES_H
+#define _LINUX_LNET_LIB_TYPES_H
+
+#include <linux/cache.h>
+#include <linux/completion.h>
+#include <linux/if.h>
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/percpu-refcount.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/uio.h>
+#include <linux/wait.h>
+#include <linux/lnet/api.h>
+#include <linux/lnet/wire.h>
+
+struct lnet_lnd;
+struct lnet_ni;
+struct lnet_msg;
+
+/* ---- handles --------------------------------------------------------------
+ *
+ * A handle cookie is [ sequence | index | type ]: the two type bits say
+ * which table to look in, the index picks the portal (MEs) or the MD lock
+ * slot (MDs), and the sequence is never reused while lnet.ko is loaded,
+ * so a stale handle can only miss.
+ */
+enum lnet_cookie_type {
+	LNET_COOKIE_EQ	= 1,
+	LNET_COOKIE_ME	= 2,
+	LNET_COOKIE_MD	= 3,
+};
+
+#define LNET_COOKIE_TYPE_BITS	2
+#define LNET_COOKIE_TYPE_MASK	((1U << LNET_COOKIE_TYPE_BITS) - 1)
+#define LNET_PORTAL_BITS	6
+#define LNET_MD_SLOT_BITS_MAX	8
+
+static_assert(LNET_MAX_PORTALS == 1 << LNET_PORTAL_BITS);
+
+static inline u64 lnet_cookie_make(u64 seq, unsigned int index,
+				   unsigned int index_bits,
+				   enum lnet_cookie_type type)
+{
+	return (((seq << index_bits) | index) << LNET_COOKIE_TYPE_BITS) | type;
+}
+
+static inline unsigned int lnet_cookie_type(u64 cookie)
+{
+	return cookie & LNET_COOKIE_TYPE_MASK;
+}
+
+static inline unsigned int lnet_cookie_index(u64 cookie,
+					     unsigned int index_bits)
+{
+	return (cookie >> LNET_COOKIE_TYPE_BITS) & ((1U << index_bits) - 1);
+}
+
+/*
+ * A hash table that doubles when it gets crowded. The owner's lock
+ * protects it; growing allocates outside that lock (see lnet_htable_grow).
+ */
+struct lnet_hnode {
+	struct hlist_node	node;
+	u64			key;
+};
+
+struct lnet_htable {
+	struct hlist_head	*buckets;
+	unsigned int		bits;
+	unsigned int		count;
+	spinlock_t		*lock;		/* the owner's lock */
+};
+
+/* ---- event queues -------------------------------------------------------- */
+
+struct lnet_eq_slot {
+	struct lnet_event	ev;	/* ev.sequence 0: never written */
+	u64			stamp;	/* ktime: oldest-first across EQs */
+};
+
+struct lnet_eq {
+	struct lnet_hnode	handle;		/* lnet_core.eq_handles */
+	struct kref		kref;
+	atomic_t		md_refs;	/* MDs naming us: -EBUSY */
+	lnet_eq_handler_t	handler;
+	unsigned int		size;		/* 0 or a power of two */
+
+	/*
+	 * @lock orders sequence numbers and the ring. A sequence is handed
+	 * out before the callback runs (the callback sees it) and the event
+	 * is written into the ring after the callback returned, so a poller
+	 * never sees an event whose callback has not finished. Deliveries
+	 * for MDs in different slots may finish out of order; the ring
+	 * tolerates that (see lnet_eq_poll_one()).
+	 */
+	spinlock_t		lock;
+	unsigned long		enq_seq;	/* next sequence to hand out */
+	unsigned long		read_seq;	/* next sequence to poll */
+	bool			lost;		/* overwritten since last poll */
+	bool			freed;		/* LNetEQFree()d */
+	wait_queue_head_t	waitq;
+	struct lnet_eq_slot	*ring;
+};
+
+/*
+ * An event on its way from an MD to its EQ. Embedded in the message that
+ * caused it, or in the MD for its UNLINK event.
+ */
+struct lnet_ev_item {
+	struct list_head	link;		/* md_slot->events */
+	struct lnet_event	ev;
+	struct lnet_eq		*eq;
+	struct lnet_msg		*msg;		/* freed once delivered */
+	struct lnet_libmd	*md_done;	/* MD's last event: free MD */
+};
+
+/* ---- memory descriptors -------------------------------------------------- */
+
+/* lnet_libmd.flags */
+#define LNET_MD_FL_AUTO_UNLINK	0x1	/* made with LNET_UNLINK */
+#define LNET_MD_FL_EXHAUSTED	0x2	/* auto-unlink once idle */
+#define LNET_MD_FL_UNLINK_REQ	0x4	/* LNetMDUnlink: UNLINK when idle */
+#define LNET_MD_FL_HASHED	0x8	/* in its slot's handle table */
+
+struct lnet_libmd {
+	struct lnet_hnode	handle;		/* slot->handles, key: cookie */
+	struct lnet_md_slot	*slot;
+	int			ptl_index;	/* -1: bound; never changes */
+	struct lnet_eq		*eq;		/* reference held */
+
+	/* slot->lock (@me: the portal lock as well to change) */
+	struct lnet_me		*me;
+	unsigned int		flags;
+	unsigned int		msg_refs;	/* messages in flight */
+	unsigned int		offset;		/* locally managed offset */
+	struct lnet_md		umd;		/* .threshold is live */
+
+	unsigned int		length;		/* bytes */
+	unsigned int		niov;		/* 0: contiguous (@kvec) */
+	struct lnet_ev_item	unlink_ev;
+	struct kvec		kvec;
+	struct bio_vec		bvec[];
+};
+
+/*
+ * MDs are spread over a power-of-two number of lock slots (module
+ * parameter md_lock_slots; the slot is encoded in the MD's cookie). A slot
+ * lock guards its MDs and their handle table; it also owns the slot's
+ * event queue, which is what keeps one MD's callbacks ordered while
+ * different slots deliver concurrently: whoever finds the queue idle
+ * becomes its deliverer and runs callbacks with no lock held.
+ */
+struct lnet_md_slot {
+	spinlock_t		lock;
+	struct lnet_htable	handles;
+	u64			next_seq;
+	struct list_head	events;		/* struct lnet_ev_item */
+	bool			delivering;
+	unsigned int		index;
+} ____cacheline_aligned_in_smp;
+
+/* ---- match entries and portals ------------------------------------------- */
+
+/*
+ * MEs that can match only one (match bits, initiator NID) pair - exact
+ * bits and an exact NID - are "exact": they live in the portal's match
+ * hash and are found in O(1). All others are "wild" and are scanned in
+ * order. @order numbers every ME in portal order so that the first ME
+ * (in LNetMEAttach/LNetMEInsert order) still wins across the two kinds.
+ */
+struct lnet_me {
+	struct lnet_hnode	handle;		/* ptl->me_handles, key: cookie */
+	struct lnet_hnode	mnode;		/* ptl->match_hash (exact) */
+	struct list_head	all_link;	/* ptl->me_all */
+	struct list_head	wild_link;	/* ptl->me_wild (!exact) */
+	struct lnet_portal	*ptl;
+	u64			order;
+	struct lnet_process_id	match_id;
+	u64			match_bits;
+	u64			ignore_bits;
+	enum lnet_unlink	unlink;
+	bool			exact;
+	struct lnet_libmd	*md;		/* portal + slot lock */
+};
+
+struct lnet_portal {
+	spinlock_t		lock;
+	unsigned int		index;
+	bool			lazy;
+	u64			next_seq;	/* ME cookies */
+	unsigned int		nme;
+	struct lnet_htable	me_handles;
+	struct lnet_htable	match_hash;	/* exact MEs */
+	struct list_head	me_all;		/* every ME, in match order */
+	struct list_head	me_wild;	/* wild MEs, in match order */
+	struct list_head	delayed;	/* lazy: unmatched PUTs */
+	unsigned int		ndelayed;
+	unsigned long		ndropped;	/* by LNetClearLazyPortal */
+} ____cacheline_aligned_in_smp;
+
+/* ---- NIs, peers, messages ------------------------------------------------- */
+
+enum lnet_ni_state {
+	LNET_NI_STATE_INIT,
+	LNET_NI_STATE_UP,
+	LNET_NI_STATE_DOWN,
+};
+
+struct lnet_ni_stats {
+	u64	send_count;
+	u64	send_length;
+	u64	recv_count;
+	u64	recv_length;
+	u64	drop_count;
+	u64	drop_length;
+};
+
+/* Per-NI tunables; 0 picks the module parameter's value. */
+struct lnet_ni_tunables {
+	int	credits;
+	int	peer_credits;
+};
+
+struct lnet_ni {
+	struct list_head	list;		/* lnet_core.nis (RCU) */
+	struct rcu_head		rcu;
+	lnet_nid_t		nid;
+	unsigned int		index;		/* LNetGetId() order */
+	struct lnet_lnd		*lnd;
+	void			*data;		/* the LND's */
+	char			iface[IFNAMSIZ];
+	u32			ncpts;
+	u32			*cpts;
+	struct lnet_ni_stats __percpu *stats;
+
+	/*
+	 * Messages hold @ref; it reaches zero only after the NI is down and
+	 * every message that used it is freed. @lnd_calls counts core calls
+	 * into the LND that could race with its shutdown().
+	 */
+	struct percpu_ref	ref;
+	struct completion	ref_done;
+	atomic_t		lnd_calls;
+	enum lnet_ni_state	state;		/* net_lock to change */
+
+	/* net_lock; credits below zero count the queued messages */
+	int			max_tx_credits;	/* 0: no credit limit */
+	int			tx_credits;
+	int			min_tx_credits;
+	int			peer_tx_credits;	/* each peer's max */
+	struct list_head	tx_queue;
+};
+
+struct lnet_peer {
+	struct lnet_hnode	hnode;		/* lnet_core.peers, key: nid */
+	struct kref		kref;
+	lnet_nid_t		nid;
+	struct lnet_ni		*ni;
+
+	/* net_lock */
+	int			max_tx_credits;
+	int			tx_credits;
+	int			min_tx_credits;
+	struct list_head	tx_queue;
+	u64			send_count;
+};
+
+/*
+ * A message. The engine fills it; an LND reads @hdr, @target and the
+ * payload (lnet_msg_iter()) on send, and receives into the iterator that
+ * recv() is handed. An LND never frees a message: it calls lnet_finalize().
+ */
+struct lnet_msg {
+	struct list_head	list;		/* a credit or lazy queue */
+	struct lnet_hdr		hdr;
+	struct lnet_process_id	target;		/* tx: the LND-level peer */
+	lnet_nid_t		from;		/* rx: the LND-level peer */
+	struct lnet_ni		*ni;		/* reference held */
+	struct lnet_peer	*txpeer;	/* reference held */
+	void			*private;	/* LND rx context */
+	struct lnet_libmd	*md;
+	unsigned int		offset;		/* into @md */
+	unsigned int		len;		/* payload sent or kept */
+	unsigned int		wanted;		/* rx: payload on the wire */
+	int			status;
+
+	unsigned int		tx:1;		/* being (or to be) sent */
+	unsigned int		tx_peer_credit:1;
+	unsigned int		tx_ni_credit:1;
+	unsigned int		tx_queued:1;	/* waiting for a credit */
+	unsigned int		ack_wanted:1;	/* rx PUT: ACK when done */
+	unsigned int		rdma_get:1;	/* rx GET: LND does RDMA */
+	unsigned int		delayed:1;	/* waited on a lazy portal */
+	unsigned int		finalized:1;
+
+	struct lnet_ev_item	ev;
+};
+
+/* ---- the instance --------------------------------------------------------- */
+
+struct lnet_counters {
+	u64	send_count;
+	u64	send_length;
+	u64	recv_count;
+	u64	recv_length;
+	u64	drop_count;
+	u64	drop_length;
+	u64	errors;
+};
+
+enum lnet_state {
+	LNET_STATE_DOWN,
+	LNET_STATE_RUNNING,
+	LNET_STATE_STOPPING,
+};
+
+struct lnet_ping_buffer;
+
+struct lnet_ping_target {
+	struct lnet_ping_buffer	*cur;		/* api_mutex */
+	struct lnet_handle_eq	eqh;
+	u32			seq;
+};
+
+struct lnet_core {
+	/* serializes bring-up/shutdown and NI list changes; may sleep */
+	struct mutex		api_mutex;
+	int			refcount;	/* LNetNIInit() users */
+	enum lnet_state		state;
+	lnet_pid_t		pid;
+	u64			interface_cookie;	/* per bring-up */
+
+	/*
+	 * @net_lock: peers, credits, send queues and NI state changes. NI
+	 * list readers use RCU; writers hold @api_mutex and @net_lock.
+	 */
+	spinlock_t		net_lock;
+	struct list_head	nis;
+	struct lnet_ni		*lo_ni;
+	unsigned int		nni;
+	struct lnet_htable	peers;
+
+	/* module lifetime, so handle sequences survive bring-ups */
+	struct lnet_portal	*portals;
+	struct lnet_md_slot	*md_slots;
+	unsigned int		md_slot_bits;
+	spinlock_t		eq_lock;
+	struct lnet_htable	eq_handles;
+	u64			eq_next_seq;
+
+	atomic_t		msg_count;
+	int			msg_max;
+	struct lnet_counters __percpu *counters;
+	struct lnet_ping_target	ping;
+	struct dentry		*debugfs;
+};
+
+extern struct lnet_core lnet_core;
+
+#endif /* _LINUX_LNET_LIB_TYPES_H */

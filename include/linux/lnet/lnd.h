@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The interface between the LNet core and its network drivers (LNDs):
+ * ksocklnd, ko2iblnd and the built-in loopback LND.
+ *
+ * An LND registers a struct lnet_lnd for its LND type. When a network of
+ * that type is configured the core creates one struct lnet_ni per
+ * interface and calls startup(); from then on the core hands it messages
+ * to send(), and the LND hands up every header it receives to lnet_parse().
+ * Each message ends with exactly one lnet_finalize() call.
+ *
+ * Context: LND ops are called without any LNet spinlock held, in process
+ * context unless noted. lnet_parse() must be called from process context;
+ * lnet_finalize() may also be called from softirq context.
+ */
+#ifndef _LINUX_LNET_LND_H
+#define _LINUX_LNET_LND_H
+
+#include <linux/module.h>
+#include <linux/uio.h>
+#include <linux/lnet/lib-types.h>
+
+struct socket;
+
+/**
+ * struct lnet_lnd - an LND's operations
+ * @owner: the LND module; the core holds a reference on it while any NI
+ *	of this type exists (none for the built-in loopback LND).
+ * @type: the LND type number (enum lnet_lnd_type).
+ * @startup: bring up @ni. Set the address part of ni->nid (the net part is
+ *	set), may adjust credits with lnet_ni_set_credits(). Return 0 or
+ *	-errno; on error nothing of @ni is used again.
+ * @shutdown: take @ni down. Called once the NI is marked down: no more
+ *	send() calls will come. Before returning, the LND must have called
+ *	lnet_finalize() for every message it accepted and must have stopped
+ *	calling lnet_parse() for @ni.
+ * @ctl: LND-specific control command from LNetCtl(); -EINVAL if unknown.
+ * @send: transmit @msg (header msg->hdr, LND-level destination
+ *	msg->target, payload lnet_msg_iter()). @private is NULL, or for the
+ *	REPLY to an RDMA GET (lnet_parse() with @rdma_req) the GET's private.
+ *	Return 0 once the LND owns the message (it calls lnet_finalize(),
+ *	possibly before send() returns); a negative return means the message
+ *	was not taken and the core finalizes it with that error.
+ * @recv: deliver the payload of a message handed up by lnet_parse(). With
+ *	@msg, copy the first @mlen of the @rlen payload bytes into @to (an
+ *	iterator over the matched buffer holding exactly @mlen bytes; the LND
+ *	may keep a copy of it until it finalizes @msg), discard the rest and
+ *	call lnet_finalize(@msg). With @msg == NULL, discard all @rlen bytes
+ *	and release @private; no finalize. @delayed says the message waited
+ *	on a lazy portal (after eager_recv(), if any). Return 0, or -errno
+ *	without finalizing (the core then finalizes @msg with that error).
+ * @eager_recv: optional. @msg is about to wait on a lazy portal for an
+ *	unbounded time: the LND may copy the payload out and return its new
+ *	context in *@new_private, which later recv() calls get. A negative
+ *	return drops the message instead.
+ * @notify_peer_down: the core considers @nid dead; close its connections.
+ * @accept: the acceptor matched a connection request to @ni: take over
+ *	@sock (only LNDs that use the acceptor).
+ *
+ * Registration and @list belong to the core.
+ */
+struct lnet_lnd {
+	struct module	*owner;
+	u32		type;
+	int		(*startup)(struct lnet_ni *ni);
+	void		(*shutdown)(struct lnet_ni *ni);
+	int		(*ctl)(struct lnet_ni *ni, unsigned int cmd, void *arg);
+	int		(*send)(struct lnet_ni *ni, void *private,
+				struct lnet_msg *msg);
+	int		(*recv)(struct lnet_ni *ni, void *private,
+				struct lnet_msg *msg, bool delayed,
+				struct iov_iter *to, unsigned int mlen,
+				unsigned int rlen);
+	int		(*eager_recv)(struct lnet_ni *ni, void *private,
+				      struct lnet_msg *msg,
+				      void **new_private);
+	void		(*notify_peer_down)(lnet_nid_t nid);
+	int		(*accept)(struct lnet_ni *ni, struct socket *sock);
+
+	struct list_head list;
+};
+
+int lnet_register_lnd(struct lnet_lnd *lnd);
+void lnet_unregister_lnd(struct lnet_lnd *lnd);
+
+int lnet_parse(struct lnet_ni *ni, const struct lnet_hdr *hdr,
+	       lnet_nid_t from, void *private, bool rdma_req);
+void lnet_finalize(struct lnet_msg *msg, int status);
+
+struct lnet_msg *lnet_create_reply_msg(struct lnet_ni *ni,
+				       struct lnet_msg *get_msg);
+void lnet_set_reply_msg_len(struct lnet_ni *ni, struct lnet_msg *reply,
+			    unsigned int len);
+
+void lnet_msg_iter(const struct lnet_msg *msg, unsigned int dir,
+		   struct iov_iter *iter);
+size_t lnet_msg_copy_to_iter(const struct lnet_msg *msg, unsigned int len,
+			     struct iov_iter *to);
+size_t lnet_msg_copy_from_iter(struct lnet_msg *msg, unsigned int len,
+			       struct iov_iter *from);
+
+void lnet_ni_set_credits(struct lnet_ni *ni, int credits, int peer_credits);
+
+/* ---- accessors for LNDs --------------------------------------------------- */
+
+static inline lnet_nid_t lnet_ni_nid(const struct lnet_ni *ni)
+{
+	return ni->nid;
+}
+
+static inline u32 lnet_ni_net(const struct lnet_ni *ni)
+{
+	return LNET_NIDNET(ni->nid);
+}
+
+/* Set the address half of the NID; only from startup(). */
+static inline void lnet_ni_set_addr(struct lnet_ni *ni, u32 addr)
+{
+	ni->nid = LNET_MKNID(LNET_NIDNET(ni->nid), addr);
+}
+
+/* The interface this NI was configured on, "" if none was named. */
+static inline const char *lnet_ni_iface(const struct lnet_ni *ni)
+{
+	return ni->iface;
+}
+
+static inline void *lnet_ni_data(const struct lnet_ni *ni)
+{
+	return ni->data;
+}
+
+static inline void lnet_ni_set_data(struct lnet_ni *ni, void *data)
+{
+	ni->data = data;
+}
+
+static inline int lnet_ni_peer_credits(const struct lnet_ni *ni)
+{
+	return ni->peer_tx_credits;
+}
+
+static inline int lnet_ni_credits(const struct lnet_ni *ni)
+{
+	return ni->max_tx_credits;
+}
+
+static inline const struct lnet_hdr *lnet_msg_hdr(const struct lnet_msg *msg)
+{
+	return &msg->hdr;
+}
+
+/* The payload bytes send() must transmit. */
+static inline unsigned int lnet_msg_len(const struct lnet_msg *msg)
+{
+	return msg->len;
+}
+
+#endif /* _LINUX_LNET_LND_H */

@@ -1,0 +1,575 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * The /dev/lnet ioctl interface shared by lnet.ko and the user-space tools
+ * (lnetctl). Plain C: the kernel includes it as <uapi/linux/lnet/...>, user
+ * space as <linux/lnet/...>.
+ *
+ * Every ioctl argument is a buffer that starts with struct lnet_ioctl_hdr.
+ * The kernel copies ioc_len bytes in, runs the command and copies ioc_len
+ * bytes back, so "out" fields below are valid after a successful ioctl.
+ * Every command needs CAP_SYS_ADMIN (EACCES otherwise). Layouts are those of
+ * 64-bit user space (x86-64); 32-bit user space is not supported.
+ *
+ * Structures marked "project-defined" have no fixed layout in the reference
+ * specification (userspace-config.md section 1); lnetctl and lnet.ko of this
+ * project agree on the layout given here.
+ */
+#ifndef _UAPI_LINUX_LNET_IOCTL_H
+#define _UAPI_LINUX_LNET_IOCTL_H
+
+#include <linux/types.h>
+#include <linux/ioctl.h>
+#include "lnet-nid.h"
+
+#ifdef __cplusplus
+#define LNET_IOCTL_ASSERT(expr, msg)	static_assert(expr, msg)
+#else
+#define LNET_IOCTL_ASSERT(expr, msg)	_Static_assert(expr, msg)
+#endif
+#define LNET_IOCTL_OFFSET(type, field)	__builtin_offsetof(type, field)
+
+/* ------------------------------------------------------------------------ */
+/* Header and versions                                                      */
+/* ------------------------------------------------------------------------ */
+
+/* The argument is the generic data block, struct lnet_ioctl_data. */
+#define LNET_IOCTL_VERSION	0x0001000AU
+/* The argument is a command-specific structure (config, ping, NI, ...). */
+#define LNET_IOCTL_VERSION2	0x0001000BU
+
+/* Bounds of ioc_len: at least the header, at most 128 KiB. */
+#define LNET_IOCTL_MIN_LEN	8U
+#define LNET_IOCTL_MAX_LEN	131072U
+
+struct lnet_ioctl_hdr {
+	__u32	ioc_len;	/* bytes of the whole argument, header included */
+	__u32	ioc_version;	/* LNET_IOCTL_VERSION or LNET_IOCTL_VERSION2 */
+};
+
+/* ------------------------------------------------------------------------ */
+/* Generic data block (version LNET_IOCTL_VERSION), 128 bytes               */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * Used by the older, simpler commands (CONFIGURE, UNCONFIGURE, GET_NI, ...).
+ * Inline buffers follow the block: buffer 1 padded to a multiple of 8, then
+ * buffer 2, so ioc_len = 128 + round8(inline1 length) + round8(inline2
+ * length). A pointer field must be zero exactly when its length is zero;
+ * when inline buffer 1 is present the last inline byte must be NUL. The
+ * kernel ignores the inline pointers the caller passes and points them into
+ * its copy. Pointers are carried as __u64 so the layout is fixed.
+ */
+struct lnet_ioctl_data {
+	struct lnet_ioctl_hdr ioc_hdr;	/*   0 */
+	__u64	ioc_nid;		/*   8 a NID argument */
+	__u64	ioc_u64[1];		/*  16 command-specific */
+	__u32	ioc_flags;		/*  24 command-specific flags */
+	__u32	ioc_count;		/*  28 command-specific count/index */
+	__u32	ioc_net;		/*  32 a network id argument */
+	__u32	ioc_u32[7];		/*  36 command-specific */
+	__u32	ioc_inline1_len;	/*  64 */
+	__u32	ioc_pad1;
+	__u64	ioc_inline1;		/*  72 */
+	__u32	ioc_inline2_len;	/*  80 */
+	__u32	ioc_pad2;
+	__u64	ioc_inline2;		/*  88 */
+	__u32	ioc_user1_len;		/*  96 */
+	__u32	ioc_pad3;
+	__u64	ioc_user1;		/* 104 user-space buffer pointer */
+	__u32	ioc_user2_len;		/* 112 */
+	__u32	ioc_pad4;
+	__u64	ioc_user2;		/* 120 user-space buffer pointer */
+};					/* 128, inline data follows */
+
+/* CONFIGURE (ioc_flags): also bring up the NIs named by the networks=
+ * module parameter, like "lnetctl lnet configure --all". */
+#define LNET_IOCTL_CONFIGURE_ALL	0x1U
+/* CONFIGURE (ioc_flags), project-defined: large-NID mode, IP LNDs prefer
+ * an interface's IPv6 address ("lnetctl lnet configure --large"). A kernel
+ * without large-NID support returns EOPNOTSUPP. */
+#define LNET_IOCTL_CONFIGURE_LARGE	0x2U
+
+/* ------------------------------------------------------------------------ */
+/* Configuration data (routes, nets, router buffers), 184 bytes              */
+/* ------------------------------------------------------------------------ */
+
+#define LNET_IOCTL_STR_LEN	128	/* interface names and similar strings */
+
+/* Route flags (out, GET_ROUTE). */
+#define LNET_IOCTL_ROUTE_ALIVE		0x1U	/* gateway is up */
+#define LNET_IOCTL_ROUTE_MULTI_HOP	0x2U	/* route needs more than one hop */
+
+/* Route hop count meaning "not specified" (shown as -1). */
+#define LNET_IOCTL_ROUTE_HOP_ANY	(-1)
+
+struct lnet_ioctl_config_data {
+	struct lnet_ioctl_hdr cfg_hdr;	/*   0 */
+	__u32	cfg_net;		/*   8 net id (remote net of a route) */
+	__u32	cfg_count;		/*  12 GET_*: index of the entry wanted */
+	__u64	cfg_nid;		/*  16 NID (gateway of a route) */
+	__u32	cfg_ncpts;		/*  24 number of CPU partitions */
+	union {				/*  28 */
+		struct {
+			/* 1..255 hops to the remote net; -1: unspecified */
+			__s32	hop;
+			/* lower value = preferred gateway; default 0 */
+			__u32	priority;
+			/* out: LNET_IOCTL_ROUTE_* */
+			__u32	flags;
+			/* health sensitivity of the gateway; 0: default (1) */
+			__u32	sensitivity;
+		} route;
+		struct {
+			char	intf[LNET_IOCTL_STR_LEN];
+			__s32	peer_timeout;	/* s; -1: module default */
+			__s32	peer_tx_credits;
+			__s32	peer_rtr_credits;
+			__s32	max_tx_credits;
+			__u32	cksum_algo;
+			__u32	interface_count;
+		} net;
+		struct {
+			__s32	enable;		/* routing (forwarding) on/off */
+			__s32	tiny;		/* number of 0-page buffers */
+			__s32	small;		/* number of 1-page buffers */
+			__s32	large;		/* number of 1 MiB buffers */
+		} buffers;
+	} cfg_u;
+	__u32	cfg_pad;		/* 180 */
+};					/* 184 */
+
+/* ------------------------------------------------------------------------ */
+/* Ping / discover, 56 bytes                                                 */
+/* ------------------------------------------------------------------------ */
+
+/* PING_PEER timeouts outside 1..180000 ms mean 180 s. */
+#define LNET_IOCTL_PING_TIMEOUT_MAX_MS	180000
+
+struct lnet_ioctl_ping_data {
+	struct lnet_ioctl_hdr ping_hdr;	/*  0 */
+	/* PING_PEER: timeout in ms. DISCOVER: nonzero = force (ping and push). */
+	__s32	ping_param;		/*  8 */
+	/* in: capacity of the ping_ids array (entries); out: entries written */
+	__u32	ping_count;		/* 12 */
+	/* in: 0; out: the feature bits of the target's ping info */
+	__u32	ping_flags;		/* 16 */
+	/* out: nonzero if the target is Multi-Rail */
+	__u32	ping_mr;		/* 20 */
+	/* in: the target (pid LNET_PID_ANY: 12345); out: NID replaced by the
+	 * target's primary NID */
+	__u64	ping_target_nid;	/* 24 */
+	__u32	ping_target_pid;	/* 32 */
+	__u32	ping_pad;		/* 36 */
+	/* user pointer to struct lnet_process_id[ping_count]: the entries of
+	 * the target's ping info, in order (entry 0 is 0@lo) */
+	__u64	ping_ids;		/* 40 */
+	/* local NID to ping from; LNET_NID_ANY: LNet chooses */
+	__u64	ping_src;		/* 48 */
+};					/* 56 */
+
+/* ------------------------------------------------------------------------ */
+/* Local NI configuration (ADD/DEL/GET_LOCAL_NI), 808 bytes + tunables       */
+/* ------------------------------------------------------------------------ */
+
+#define LNET_IOCTL_MAX_CPTS	128
+
+/* lic_status values (the NI status values of the ping info) */
+#define LNET_IOCTL_NI_STATUS_UP		0x15AAC0DEU
+#define LNET_IOCTL_NI_STATUS_DOWN	0xDEADFACEU
+
+/*
+ * ADD_LOCAL_NI: lic_nid is LNET_MKNID(net, 0xffffffff) to let the LND take
+ * the address from the interface lic_ni_intf, or a complete NID to request
+ * that address. DEL_LOCAL_NI: lic_nid is the NID of the NI to remove.
+ * GET_LOCAL_NI: lic_idx (in) selects the n-th NI of the node, 0@lo first;
+ * ENOENT past the last one.
+ *
+ * Optional tunables, struct lnet_ioctl_lnd_tunables, follow the structure
+ * at offset LNET_IOCTL_NI_TUNABLES_OFFSET (808) when ioc_len covers them.
+ * ADD_LOCAL_NI reads them; GET_LOCAL_NI fills them in.
+ */
+struct lnet_ioctl_config_ni {
+	struct lnet_ioctl_hdr lic_hdr;		/*   0 */
+	__u64	lic_nid;			/*   8 */
+	char	lic_ni_intf[LNET_IOCTL_STR_LEN];	/*  16 interface, e.g. "eth0" */
+	/* legacy ip2nets rule, e.g. "tcp(eth0) 192.168.0.*" (add only) */
+	char	lic_legacy_ip2nets[LNET_IOCTL_STR_LEN];	/* 144 */
+	/* CPU partitions the NI is bound to; lic_ncpts == 0: all of them */
+	__u32	lic_cpts[LNET_IOCTL_MAX_CPTS];	/* 272 */
+	__u32	lic_ncpts;			/* 784 */
+	__u32	lic_status;			/* 788 out: LNET_IOCTL_NI_STATUS_* */
+	__u32	lic_idx;			/* 792 GET: index of the NI wanted */
+	/* out: CPT closest to the device (NUMA); -1: none */
+	__s32	lic_dev_cpt;			/* 796 */
+	__u32	lic_pad;			/* 800 */
+	__u32	lic_pad2;			/* 804 alignment, made explicit */
+};						/* 808 */
+
+#define LNET_IOCTL_NI_TUNABLES_OFFSET	808
+
+/* Version word of every tunables block. */
+#define LNET_IOCTL_TUNABLES_VERSION	1U
+
+/* Per-NI tunables common to every LND; -1 in any value = module default. */
+struct lnet_ioctl_tunables_common {
+	__u32	lct_version;		/*  0 LNET_IOCTL_TUNABLES_VERSION */
+	__s32	lct_peer_timeout;	/*  4 s before a silent peer is dead */
+	__s32	lct_peer_tx_credits;	/*  8 concurrent sends to one peer */
+	__s32	lct_peer_rtr_credits;	/* 12 router buffer credits per peer */
+	__s32	lct_max_tx_credits;	/* 16 concurrent sends on the NI */
+};					/* 20 */
+
+/* socklnd tunables; 0 = module default, except tos: -1 = default. */
+struct lnet_ioctl_tunables_socklnd {
+	__u32	lnd_version;		/*  0 LNET_IOCTL_TUNABLES_VERSION */
+	__u16	lnd_conns_per_peer;	/*  4 bulk connections per peer */
+	__u16	lnd_pad;		/*  6 */
+	__u32	lnd_timeout;		/*  8 s, LND-level timeout */
+	__s16	lnd_tos;		/* 12 IP type of service */
+	__u16	lnd_pad2;		/* 14 */
+};					/* 16 */
+
+/* o2iblnd tunables; 0 = module default, except tos: -1 = default. */
+struct lnet_ioctl_tunables_o2iblnd {
+	__u32	lnd_version;		/*  0 LNET_IOCTL_TUNABLES_VERSION */
+	__u32	lnd_peercredits_hiw;	/*  4 credits returned eagerly above */
+	__u32	lnd_map_on_demand;	/*  8 obsolete, shown only */
+	__u32	lnd_concurrent_sends;	/* 12 */
+	__u32	lnd_fmr_pool_size;	/* 16 */
+	__u32	lnd_fmr_flush_trigger;	/* 20 */
+	__u32	lnd_fmr_cache;		/* 24 */
+	__u16	lnd_conns_per_peer;	/* 28 */
+	__u16	lnd_ntx;		/* 30 transmit descriptors */
+	__u32	lnd_timeout;		/* 32 s */
+	__s16	lnd_tos;		/* 36 */
+	__u16	lnd_pad;		/* 38 */
+};					/* 40 */
+
+/* The tunables block after struct lnet_ioctl_config_ni. The LND union
+ * member is chosen by the LND type of the NI's net (tcp: socklnd, o2ib:
+ * o2iblnd); other LNDs ignore it. */
+struct lnet_ioctl_lnd_tunables {
+	struct lnet_ioctl_tunables_common lt_cmn;	/*  0 */
+	union {
+		struct lnet_ioctl_tunables_socklnd sock;
+		struct lnet_ioctl_tunables_o2iblnd o2ib;
+	} lt_lnd;					/* 20 */
+};							/* 60 */
+
+/* ------------------------------------------------------------------------ */
+/* Statistics and peers (project-defined layouts)                            */
+/* ------------------------------------------------------------------------ */
+
+/* Index of a message type in the per-type counter arrays. */
+enum lnet_ioctl_msg_type {
+	LNET_IOCTL_MSG_PUT	= 0,
+	LNET_IOCTL_MSG_GET	= 1,
+	LNET_IOCTL_MSG_REPLY	= 2,
+	LNET_IOCTL_MSG_ACK	= 3,
+	LNET_IOCTL_MSG_HELLO	= 4,
+	LNET_IOCTL_MSG_TYPES	= 5,
+};
+
+/* Message counters of one local or peer NI. */
+struct lnet_ioctl_msg_stats {
+	__u64	ms_send_count;				/*   0 */
+	__u64	ms_recv_count;				/*   8 */
+	__u64	ms_drop_count;				/*  16 */
+	__u64	ms_sent[LNET_IOCTL_MSG_TYPES];		/*  24 */
+	__u64	ms_received[LNET_IOCTL_MSG_TYPES];	/*  64 */
+	__u64	ms_dropped[LNET_IOCTL_MSG_TYPES];	/* 104 */
+};							/* 144 */
+
+/* GET_LOCAL_NI_MSG_STATS, project-defined: counters of the local NI
+ * whose NID is lns_nid (ENOENT if none). */
+struct lnet_ioctl_ni_msg_stats {
+	struct lnet_ioctl_hdr lns_hdr;		/*  0 */
+	__u64	lns_nid;			/*  8 in */
+	struct lnet_ioctl_msg_stats lns_stats;	/* 16 out */
+};						/* 160 */
+
+/* GET_LOCAL_HSTATS, project-defined: health of the local NI lnh_nid. */
+struct lnet_ioctl_ni_health {
+	struct lnet_ioctl_hdr lnh_hdr;	/*  0 */
+	__u64	lnh_nid;		/*  8 in */
+	__s32	lnh_health_value;	/* 16 0..1000, 1000 = fully healthy */
+	__u32	lnh_fatal_error;	/* 20 nonzero: link down / fatal */
+	__u64	lnh_interrupts;		/* 24 */
+	__u64	lnh_dropped;		/* 32 */
+	__u64	lnh_aborted;		/* 40 */
+	__u64	lnh_no_route;		/* 48 */
+	__u64	lnh_timeouts;		/* 56 */
+	__u64	lnh_error;		/* 64 */
+	__u64	lnh_ping_count;		/* 72 recovery pings sent */
+	__s64	lnh_next_ping;		/* 80 s until the next recovery ping */
+};					/* 88 */
+
+/* GET_LNET_STATS, project-defined: global counters ("lnetctl stats show"),
+ * in the order lnetctl prints them. */
+struct lnet_ioctl_lnet_stats {
+	struct lnet_ioctl_hdr st_hdr;		/*   0 */
+	__u64	st_msgs_alloc;			/*   8 messages in use now */
+	__u64	st_msgs_max;			/*  16 high-water mark */
+	__u64	st_rst_alloc;			/*  24 response trackers in use */
+	__u64	st_errors;			/*  32 */
+	__u64	st_send_count;			/*  40 */
+	__u64	st_resend_count;		/*  48 */
+	__u64	st_response_timeout_count;	/*  56 */
+	__u64	st_local_interrupt_count;	/*  64 */
+	__u64	st_local_dropped_count;		/*  72 */
+	__u64	st_local_aborted_count;		/*  80 */
+	__u64	st_local_no_route_count;	/*  88 */
+	__u64	st_local_timeout_count;		/*  96 */
+	__u64	st_local_error_count;		/* 104 */
+	__u64	st_remote_dropped_count;	/* 112 */
+	__u64	st_remote_error_count;		/* 120 */
+	__u64	st_remote_timeout_count;	/* 128 */
+	__u64	st_network_timeout_count;	/* 136 */
+	__u64	st_failed_resends;		/* 144 */
+	__u64	st_successful_resends;		/* 152 */
+	__u64	st_recv_count;			/* 160 */
+	__u64	st_route_count;			/* 168 messages forwarded */
+	__u64	st_drop_count;			/* 176 */
+	__u64	st_send_length;			/* 184 bytes */
+	__u64	st_recv_length;			/* 192 bytes */
+	__u64	st_route_length;		/* 200 bytes */
+	__u64	st_drop_length;			/* 208 bytes */
+};						/* 216 */
+
+/* Peer NI "state" (pni_ni_state). */
+#define LNET_IOCTL_PEER_NI_NA		0	/* not tracked (shown "NA") */
+#define LNET_IOCTL_PEER_NI_UP		1
+#define LNET_IOCTL_PEER_NI_DOWN		2
+
+/* pni_flags */
+#define LNET_IOCTL_PEER_MULTI_RAIL	0x1U	/* the peer is Multi-Rail */
+
+/*
+ * GET_PEER_NI, project-defined: one NI of a remote peer. pni_index (in)
+ * counts over the NIs of all peers, peer after peer, each peer's NIs in
+ * order (its primary NID's NI first); ENOENT past the last one.
+ */
+struct lnet_ioctl_peer_ni {
+	struct lnet_ioctl_hdr pni_hdr;		/*   0 */
+	__u32	pni_index;			/*   8 in */
+	__u32	pni_flags;			/*  12 LNET_IOCTL_PEER_* */
+	__u64	pni_primary_nid;		/*  16 the peer this NI belongs to */
+	__u64	pni_nid;			/*  24 */
+	__u32	pni_peer_state;			/*  32 peer state bits (debug) */
+	__u32	pni_ni_state;			/*  36 LNET_IOCTL_PEER_NI_* */
+	__s32	pni_max_tx_credits;		/*  40 */
+	__s32	pni_available_tx_credits;	/*  44 */
+	__s32	pni_min_tx_credits;		/*  48 low-water mark */
+	__u32	pni_tx_q_num_of_buf;		/*  52 */
+	__s32	pni_available_rtr_credits;	/*  56 */
+	__s32	pni_min_rtr_credits;		/*  60 */
+	__u32	pni_refcount;			/*  64 */
+	__s32	pni_health_value;		/*  68 0..1000 */
+	struct lnet_ioctl_msg_stats pni_stats;	/*  72 */
+	__u64	pni_hs_dropped;			/* 216 */
+	__u64	pni_hs_timeout;			/* 224 */
+	__u64	pni_hs_error;			/* 232 */
+	__u64	pni_hs_network_timeout;		/* 240 */
+	__u64	pni_hs_ping_count;		/* 248 */
+	__s64	pni_hs_next_ping;		/* 256 */
+};						/* 264 */
+
+/* ------------------------------------------------------------------------ */
+/* Command numbers                                                           */
+/* ------------------------------------------------------------------------ */
+
+#define LNET_IOC_TYPE		'e'
+#define LNET_IOC_MIN_NR		30
+#define LNET_IOC_MAX_NR		112
+
+/*
+ * The size bits are part of the command value but the kernel does not check
+ * them. Group 1 is declared with the size of a long, group 2 with the size
+ * of struct lnet_ioctl_config_data, whatever the actual argument.
+ */
+#define LNET_IOC_GRP1(nr)	_IOWR(LNET_IOC_TYPE, nr, long)
+#define LNET_IOC_GRP2(nr)	_IOWR(LNET_IOC_TYPE, nr, struct lnet_ioctl_config_data)
+
+/* group 1: generic data block unless noted */
+#define LNET_IOC_CLEAR_DEBUG		LNET_IOC_GRP1(31)
+#define LNET_IOC_MARK_DEBUG		LNET_IOC_GRP1(32)
+#define LNET_IOC_GET_NI			LNET_IOC_GRP1(50)
+#define LNET_IOC_FAIL_NID		LNET_IOC_GRP1(51)
+#define LNET_IOC_NOTIFY_ROUTER		LNET_IOC_GRP1(55)
+#define LNET_IOC_UNCONFIGURE		LNET_IOC_GRP1(56)
+#define LNET_IOC_LNET_DIST		LNET_IOC_GRP1(58)
+#define LNET_IOC_CONFIGURE		LNET_IOC_GRP1(59)
+#define LNET_IOC_TESTPROTOCOMPAT	LNET_IOC_GRP1(60)
+#define LNET_IOC_PING_PEER		LNET_IOC_GRP1(62)	/* ping data */
+#define LNET_IOC_LNETST			LNET_IOC_GRP1(63)	/* selftest */
+#define LNET_IOC_LNET_FAULT		LNET_IOC_GRP1(64)
+#define LNET_IOC_REGISTER_MYNID		LNET_IOC_GRP1(70)
+#define LNET_IOC_CLOSE_CONNECTION	LNET_IOC_GRP1(71)	/* LND */
+#define LNET_IOC_PUSH_CONNECTION	LNET_IOC_GRP1(72)	/* LND */
+#define LNET_IOC_GET_CONN		LNET_IOC_GRP1(73)	/* LND */
+#define LNET_IOC_DEL_PEER		LNET_IOC_GRP1(74)	/* LND */
+#define LNET_IOC_ADD_PEER		LNET_IOC_GRP1(75)	/* LND */
+#define LNET_IOC_GET_PEER		LNET_IOC_GRP1(76)	/* LND */
+#define LNET_IOC_DISCOVER		LNET_IOC_GRP1(77)	/* ping data */
+#define LNET_IOC_ADD_INTERFACE		LNET_IOC_GRP1(78)
+#define LNET_IOC_DEL_INTERFACE		LNET_IOC_GRP1(79)
+#define LNET_IOC_GET_INTERFACE		LNET_IOC_GRP1(80)
+
+/* group 2: configuration data unless noted */
+#define LNET_IOC_ADD_ROUTE		LNET_IOC_GRP2(81)
+#define LNET_IOC_DEL_ROUTE		LNET_IOC_GRP2(82)
+#define LNET_IOC_GET_ROUTE		LNET_IOC_GRP2(83)
+#define LNET_IOC_ADD_NET		LNET_IOC_GRP2(84)
+#define LNET_IOC_DEL_NET		LNET_IOC_GRP2(85)
+#define LNET_IOC_GET_NET		LNET_IOC_GRP2(86)
+#define LNET_IOC_CONFIG_RTR		LNET_IOC_GRP2(87)
+#define LNET_IOC_ADD_BUF		LNET_IOC_GRP2(88)
+#define LNET_IOC_GET_BUF		LNET_IOC_GRP2(89)
+#define LNET_IOC_GET_PEER_INFO		LNET_IOC_GRP2(90)
+#define LNET_IOC_GET_LNET_STATS		LNET_IOC_GRP2(91)	/* lnet stats */
+#define LNET_IOC_ADD_PEER_NI		LNET_IOC_GRP2(92)
+#define LNET_IOC_DEL_PEER_NI		LNET_IOC_GRP2(93)
+#define LNET_IOC_GET_PEER_NI		LNET_IOC_GRP2(94)	/* peer NI */
+#define LNET_IOC_ADD_LOCAL_NI		LNET_IOC_GRP2(95)	/* NI config */
+#define LNET_IOC_DEL_LOCAL_NI		LNET_IOC_GRP2(96)	/* NI config */
+#define LNET_IOC_GET_LOCAL_NI		LNET_IOC_GRP2(97)	/* NI config */
+#define LNET_IOC_SET_NUMA_RANGE		LNET_IOC_GRP2(98)
+#define LNET_IOC_GET_NUMA_RANGE		LNET_IOC_GRP2(99)
+#define LNET_IOC_GET_PEER_LIST		LNET_IOC_GRP2(100)
+#define LNET_IOC_GET_LOCAL_NI_MSG_STATS	LNET_IOC_GRP2(101)	/* NI msg stats */
+#define LNET_IOC_SET_HEALTHV		LNET_IOC_GRP2(102)
+#define LNET_IOC_GET_LOCAL_HSTATS	LNET_IOC_GRP2(103)	/* NI health */
+#define LNET_IOC_GET_RECOVERY_QUEUE	LNET_IOC_GRP2(104)
+#define LNET_IOC_ADD_UDSP		LNET_IOC_GRP2(105)
+#define LNET_IOC_DEL_UDSP		LNET_IOC_GRP2(106)
+#define LNET_IOC_GET_UDSP_SIZE		LNET_IOC_GRP2(107)
+#define LNET_IOC_GET_UDSP		LNET_IOC_GRP2(108)
+#define LNET_IOC_GET_CONST_UDSP_INFO	LNET_IOC_GRP2(109)
+#define LNET_IOC_RESET_LNET_STATS	LNET_IOC_GRP2(110)	/* header only */
+#define LNET_IOC_SET_CONNS_PER_PEER	LNET_IOC_GRP2(111)
+#define LNET_IOC_SET_PEER		LNET_IOC_GRP2(112)
+
+/* ------------------------------------------------------------------------ */
+/* Layout checks                                                             */
+/* ------------------------------------------------------------------------ */
+
+LNET_IOCTL_ASSERT(sizeof(struct lnet_ioctl_hdr) == 8, "ioctl header");
+LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_hdr, ioc_version) == 4,
+		  "ioc_version");
+
+LNET_IOCTL_ASSERT(sizeof(struct lnet_ioctl_data) == 128, "generic data");
+LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_data, ioc_nid) == 8, "ioc_nid");
+LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_data, ioc_u64) == 16, "ioc_u64");
+LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_data, ioc_flags) == 24, "ioc_flags");
+LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_data, ioc_count) == 28, "ioc_count");
+LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_data, ioc_net) == 32, "ioc_net");
+LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_data, ioc_u32) == 36, "ioc_u32");
+LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_data, ioc_inline1_len) == 64, "inline1 len");
+LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_data, ioc_inline1) == 72, "inline1");
+LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_data, ioc_inline2_len) == 80, "inline2 len");
+LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_data, ioc_inline2) == 88, "inline2");
+LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_data, ioc_user1_len) == 96, "user1 len");
+LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_data, ioc_user1) == 104, "user1");
+LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_data, ioc_user2_len) == 112, "user2 len");
+LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_data, ioc_user2) == 120, "user2");
+
+LNET_IOCTL_ASSERT(sizeof(struct lnet_ioctl_config_data) == 184, "config data");
+LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_config_data, cfg_net) == 8, "cfg_net");
+LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_config_data, cfg_count) == 12, "cfg_count");
+LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_config_data, cfg_nid) == 16, "cfg_nid");
+LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_config_data, cfg_ncpts) == 24, "cfg_ncpts");
+LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_config_data, cfg_u) == 28, "cfg union");
+LNET_IOCTL_ASSERT(sizeof(((struct lnet_ioctl_config_data *)0)->cfg_u) == 152, "cfg union size");
+LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_config_data, cfg_u.route.priority) == 32,
+		  "route priority");
+LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_config_data, cfg_u.route.flags) == 36,
+		  "route flags");
+LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_config_data, cfg_u.route.sensitivity) == 40,
+		  "route sensitivity");
+LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_config_data, cfg_u.net.peer_timeout) == 156,
+		  "net peer_timeout");
+LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_config_data, cfg_u.net.interface_count) == 176,
+		  "net interface_count");
+LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_config_data, cfg_u.buffers.large) == 40,
+		  "buffers large");
+LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_config_data, cfg_pad) == 180, "cfg_pad");
+
+LNET_IOCTL_ASSERT(sizeof(struct lnet_process_id) == 16, "process id entry");
+LNET_IOCTL_ASSERT(sizeof(struct lnet_ioctl_ping_data) == 56, "ping data");
+LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_ping_data, ping_param) == 8, "ping timeout");
+LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_ping_data, ping_count) == 12, "ping count");
+LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_ping_data, ping_flags) == 16, "ping flags");
+LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_ping_data, ping_mr) == 20, "ping mr");
+LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_ping_data, ping_target_nid) == 24, "ping nid");
+LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_ping_data, ping_target_pid) == 32, "ping pid");
+LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_ping_data, ping_ids) == 40, "ping ids");
+LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_ping_data, ping_src) == 48, "ping src");
+
+LNET_IOCTL_ASSERT(sizeof(struct lnet_ioctl_config_ni) == 808, "NI config");
+LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_config_ni, lic_nid) == 8, "lic_nid");
+LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_config_ni, lic_ni_intf) == 16, "lic_ni_intf");
+LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_config_ni, lic_legacy_ip2nets) == 144,
+		  "lic_legacy_ip2nets");
+LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_config_ni, lic_cpts) == 272, "lic_cpts");
+LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_config_ni, lic_ncpts) == 784, "lic_ncpts");
+LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_config_ni, lic_status) == 788, "lic_status");
+LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_config_ni, lic_idx) == 792, "lic_idx");
+LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_config_ni, lic_dev_cpt) == 796, "lic_dev_cpt");
+LNET_IOCTL_ASSERT(LNET_IOCTL_NI_TUNABLES_OFFSET == sizeof(struct lnet_ioctl_config_ni),
+		  "tunables follow the NI config");
+
+LNET_IOCTL_ASSERT(sizeof(struct lnet_ioctl_tunables_common) == 20, "common tunables");
+LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_tunables_common, lct_max_tx_credits) == 16,
+		  "max tx credits");
+LNET_IOCTL_ASSERT(sizeof(struct lnet_ioctl_tunables_socklnd) == 16, "socklnd tunables");
+LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_tunables_socklnd, lnd_conns_per_peer) == 4,
+		  "socklnd conns_per_peer");
+LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_tunables_socklnd, lnd_timeout) == 8,
+		  "socklnd timeout");
+LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_tunables_socklnd, lnd_tos) == 12,
+		  "socklnd tos");
+LNET_IOCTL_ASSERT(sizeof(struct lnet_ioctl_tunables_o2iblnd) == 40, "o2iblnd tunables");
+LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_tunables_o2iblnd, lnd_conns_per_peer) == 28,
+		  "o2iblnd conns_per_peer");
+LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_tunables_o2iblnd, lnd_ntx) == 30, "o2iblnd ntx");
+LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_tunables_o2iblnd, lnd_timeout) == 32,
+		  "o2iblnd timeout");
+LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_tunables_o2iblnd, lnd_tos) == 36, "o2iblnd tos");
+LNET_IOCTL_ASSERT(sizeof(struct lnet_ioctl_lnd_tunables) == 60, "tunables block");
+LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_lnd_tunables, lt_lnd) == 20, "LND tunables");
+
+LNET_IOCTL_ASSERT(sizeof(struct lnet_ioctl_msg_stats) == 144, "msg stats");
+LNET_IOCTL_ASSERT(sizeof(struct lnet_ioctl_ni_msg_stats) == 160, "NI msg stats");
+LNET_IOCTL_ASSERT(sizeof(struct lnet_ioctl_ni_health) == 88, "NI health");
+LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_ni_health, lnh_next_ping) == 80, "next ping");
+LNET_IOCTL_ASSERT(sizeof(struct lnet_ioctl_lnet_stats) == 216, "lnet stats");
+LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_lnet_stats, st_drop_length) == 208,
+		  "drop length");
+LNET_IOCTL_ASSERT(sizeof(struct lnet_ioctl_peer_ni) == 264, "peer NI");
+LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_peer_ni, pni_stats) == 72, "peer NI stats");
+LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_peer_ni, pni_hs_next_ping) == 256,
+		  "peer NI next ping");
+
+/* Command values from the reference table (long is 8 bytes on x86-64). */
+LNET_IOCTL_ASSERT(sizeof(long) != 8 || LNET_IOC_CLEAR_DEBUG == 0xC008651FU, "CLEAR_DEBUG");
+LNET_IOCTL_ASSERT(sizeof(long) != 8 || LNET_IOC_GET_NI == 0xC0086532U, "GET_NI");
+LNET_IOCTL_ASSERT(sizeof(long) != 8 || LNET_IOC_UNCONFIGURE == 0xC0086538U, "UNCONFIGURE");
+LNET_IOCTL_ASSERT(sizeof(long) != 8 || LNET_IOC_CONFIGURE == 0xC008653BU, "CONFIGURE");
+LNET_IOCTL_ASSERT(sizeof(long) != 8 || LNET_IOC_PING_PEER == 0xC008653EU, "PING_PEER");
+LNET_IOCTL_ASSERT(sizeof(long) != 8 || LNET_IOC_DISCOVER == 0xC008654DU, "DISCOVER");
+LNET_IOCTL_ASSERT(sizeof(long) != 8 || LNET_IOC_GET_INTERFACE == 0xC0086550U, "GET_INTERFACE");
+LNET_IOCTL_ASSERT(LNET_IOC_ADD_ROUTE == 0xC0B86551U, "ADD_ROUTE");
+LNET_IOCTL_ASSERT(LNET_IOC_DEL_ROUTE == 0xC0B86552U, "DEL_ROUTE");
+LNET_IOCTL_ASSERT(LNET_IOC_GET_ROUTE == 0xC0B86553U, "GET_ROUTE");
+LNET_IOCTL_ASSERT(LNET_IOC_DEL_NET == 0xC0B86555U, "DEL_NET");
+LNET_IOCTL_ASSERT(LNET_IOC_GET_LNET_STATS == 0xC0B8655BU, "GET_LNET_STATS");
+LNET_IOCTL_ASSERT(LNET_IOC_GET_PEER_NI == 0xC0B8655EU, "GET_PEER_NI");
+LNET_IOCTL_ASSERT(LNET_IOC_ADD_LOCAL_NI == 0xC0B8655FU, "ADD_LOCAL_NI");
+LNET_IOCTL_ASSERT(LNET_IOC_DEL_LOCAL_NI == 0xC0B86560U, "DEL_LOCAL_NI");
+LNET_IOCTL_ASSERT(LNET_IOC_GET_LOCAL_NI == 0xC0B86561U, "GET_LOCAL_NI");
+LNET_IOCTL_ASSERT(LNET_IOC_GET_LOCAL_NI_MSG_STATS == 0xC0B86565U, "GET_LOCAL_NI_MSG_STATS");
+LNET_IOCTL_ASSERT(LNET_IOC_GET_LOCAL_HSTATS == 0xC0B86567U, "GET_LOCAL_HSTATS");
+LNET_IOCTL_ASSERT(LNET_IOC_RESET_LNET_STATS == 0xC0B8656EU, "RESET_LNET_STATS");
+LNET_IOCTL_ASSERT(LNET_IOC_SET_PEER == 0xC0B86570U, "SET_PEER");
+
+#endif /* _UAPI_LINUX_LNET_IOCTL_H */

@@ -1,0 +1,656 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Bringing LNet up and down, network interfaces (NIs) and LND registration.
+ *
+ * LNetNIInit() is reference counted: the first call starts the loopback
+ * NI, the networks of the "networks" module parameter and the ping target;
+ * the last LNetNIFini() stops them again, failing whatever is still queued
+ * with -ESHUTDOWN and waiting for the LNDs to finalize what they hold.
+ *
+ * The NI list is read under RCU on the data path; it changes only under
+ * api_mutex (which serializes all of this) and net_lock.
+ */
+#include <linux/delay.h>
+#include <linux/kmod.h>
+#include <linux/ktime.h>
+#include <linux/rculist.h>
+#include <linux/slab.h>
+#include <linux/wait_bit.h>
+#include <linux/lnet/lib-lnet.h>
+#include <linux/lnet/nidstr.h>
+#include <linux/lnet/test-export.h>
+
+struct lnet_core lnet_core;
+LNET_EXPORT_FOR_TEST(lnet_core);
+
+static LIST_HEAD(lnet_lnds);
+static DEFINE_MUTEX(lnet_lnd_mutex);	/* not api_mutex: see lnet_lnd_get() */
+
+/* ---- LND registry ----------------------------------------------------------- */
+
+static struct lnet_lnd *lnet_lnd_find(u32 type)
+{
+	struct lnet_lnd *lnd;
+
+	lockdep_assert_held(&lnet_lnd_mutex);
+	list_for_each_entry(lnd, &lnet_lnds, list)
+		if (lnd->type == type)
+			return lnd;
+	return NULL;
+}
+
+/**
+ * lnet_register_lnd() - make an LND type available
+ * @lnd: its operations, static in the LND module
+ *
+ * Return: 0, or -EEXIST if the type is taken.
+ */
+int lnet_register_lnd(struct lnet_lnd *lnd)
+{
+	int rc = 0;
+
+	mutex_lock(&lnet_lnd_mutex);
+	if (lnet_lnd_find(lnd->type))
+		rc = -EEXIST;
+	else
+		list_add_tail(&lnd->list, &lnet_lnds);
+	mutex_unlock(&lnet_lnd_mutex);
+	return rc;
+}
+EXPORT_SYMBOL_GPL(lnet_register_lnd);
+
+/**
+ * lnet_unregister_lnd() - withdraw an LND type (from its module exit)
+ * @lnd: as registered
+ *
+ * No NI can be using it: each holds a reference on @lnd->owner.
+ */
+void lnet_unregister_lnd(struct lnet_lnd *lnd)
+{
+	mutex_lock(&lnet_lnd_mutex);
+	list_del_init(&lnd->list);
+	mutex_unlock(&lnet_lnd_mutex);
+}
+EXPORT_SYMBOL_GPL(lnet_unregister_lnd);
+
+static const char *lnet_lnd_module(u32 type)
+{
+	switch (type) {
+	case LNET_LND_SOCK:
+		return "ksocklnd";
+	case LNET_LND_O2IB:
+		return "ko2iblnd";
+	default:
+		return NULL;
+	}
+}
+
+static struct lnet_lnd *lnet_lnd_grab(u32 type)
+{
+	struct lnet_lnd *lnd;
+
+	mutex_lock(&lnet_lnd_mutex);
+	lnd = lnet_lnd_find(type);
+	if (lnd && !try_module_get(lnd->owner))
+		lnd = NULL;
+	mutex_unlock(&lnet_lnd_mutex);
+	return lnd;
+}
+
+/*
+ * The LND for @type with a module reference, loading its module if need
+ * be. The module registers its LND from its init, which must not wait for
+ * a lock we hold: hence lnet_lnd_mutex rather than api_mutex, and no lock
+ * across request_module().
+ */
+static struct lnet_lnd *lnet_lnd_get(u32 type)
+{
+	struct lnet_lnd *lnd = lnet_lnd_grab(type);
+	const char *name = lnet_lnd_module(type);
+
+	if (lnd || !name)
+		return lnd;
+	if (request_module("%s", name))
+		return NULL;
+	return lnet_lnd_grab(type);
+}
+
+/* ---- NIs -------------------------------------------------------------------- */
+
+struct lnet_ni *lnet_ni_find_rcu(lnet_nid_t nid)
+{
+	struct lnet_ni *ni;
+
+	list_for_each_entry_rcu(ni, &lnet_core.nis, list,
+				lockdep_is_held(&lnet_core.net_lock) ||
+				lockdep_is_held(&lnet_core.api_mutex))
+		if (ni->nid == nid)
+			return ni;
+	return NULL;
+}
+
+/* The first NI on @net that is not the loopback one. */
+struct lnet_ni *lnet_ni_find_net_rcu(u32 net)
+{
+	struct lnet_ni *ni;
+
+	list_for_each_entry_rcu(ni, &lnet_core.nis, list)
+		if (LNET_NIDNET(ni->nid) == net && ni != lnet_core.lo_ni)
+			return ni;
+	return NULL;
+}
+
+bool lnet_nid_is_local(lnet_nid_t nid)
+{
+	bool local;
+
+	rcu_read_lock();
+	local = lnet_ni_find_rcu(nid);
+	rcu_read_unlock();
+	return local;
+}
+
+/*
+ * Calls into an LND that may race with the NI's shutdown are bracketed:
+ * lnet_ni_stop() marks the NI down, then waits for lnd_calls to drain
+ * before calling shutdown(). lnet_ni_call_begin() refuses a down NI (a
+ * send); lnet_ni_call_hold() does not (a receive of a message the core
+ * already took off a lazy portal, which the LND must still see).
+ */
+bool lnet_ni_call_begin(struct lnet_ni *ni)
+{
+	atomic_inc(&ni->lnd_calls);
+	smp_mb__after_atomic();	/* pairs with smp_mb() in lnet_ni_stop() */
+	if (READ_ONCE(ni->state) == LNET_NI_STATE_UP)
+		return true;
+	lnet_ni_call_end(ni);
+	return false;
+}
+
+void lnet_ni_call_hold(struct lnet_ni *ni)
+{
+	atomic_inc(&ni->lnd_calls);
+}
+
+void lnet_ni_call_end(struct lnet_ni *ni)
+{
+	if (atomic_dec_and_test(&ni->lnd_calls) &&
+	    READ_ONCE(ni->state) != LNET_NI_STATE_UP)
+		wake_up_var(&ni->lnd_calls);
+}
+
+static void lnet_ni_ref_release(struct percpu_ref *ref)
+{
+	struct lnet_ni *ni = container_of(ref, struct lnet_ni, ref);
+
+	complete(&ni->ref_done);
+}
+
+static void lnet_ni_free(struct lnet_ni *ni)
+{
+	percpu_ref_exit(&ni->ref);
+	free_percpu(ni->stats);
+	kfree(ni->cpts);
+	kfree(ni);
+}
+
+static struct lnet_ni *lnet_ni_alloc(struct lnet_lnd *lnd, u32 net_id,
+				     const char *iface,
+				     const struct lnet_net_config *cfg,
+				     const struct lnet_ni_tunables *tun)
+{
+	struct lnet_ni *ni = kzalloc(sizeof(*ni), GFP_KERNEL);
+
+	if (!ni)
+		return NULL;
+	ni->stats = alloc_percpu(struct lnet_ni_stats);
+	if (!ni->stats)
+		goto fail_free;
+	if (percpu_ref_init(&ni->ref, lnet_ni_ref_release, 0, GFP_KERNEL))
+		goto fail_stats;
+	if (cfg && cfg->n_cpts) {
+		ni->cpts = kmemdup(cfg->cpts, cfg->n_cpts * sizeof(u32),
+				   GFP_KERNEL);
+		if (!ni->cpts)
+			goto fail_ref;
+		ni->ncpts = cfg->n_cpts;
+	}
+	init_completion(&ni->ref_done);
+	atomic_set(&ni->lnd_calls, 0);
+	INIT_LIST_HEAD(&ni->list);
+	INIT_LIST_HEAD(&ni->tx_queue);
+	ni->lnd = lnd;
+	ni->nid = LNET_MKNID(net_id, 0);
+	ni->state = LNET_NI_STATE_INIT;
+	strscpy(ni->iface, iface, sizeof(ni->iface));
+	lnet_ni_set_credits(ni, tun && tun->credits ? tun->credits :
+				lnet_credits,
+			    tun && tun->peer_credits ? tun->peer_credits :
+				lnet_peer_credits);
+	return ni;
+
+fail_ref:
+	percpu_ref_exit(&ni->ref);
+fail_stats:
+	free_percpu(ni->stats);
+fail_free:
+	kfree(ni);
+	return NULL;
+}
+
+/* Start @ni and publish it; on error the caller frees it. */
+static int lnet_ni_start(struct lnet_ni *ni)
+{
+	int rc;
+
+	lockdep_assert_held(&lnet_core.api_mutex);
+	rc = ni->lnd->startup(ni);
+	if (rc)
+		return rc;
+
+	spin_lock_bh(&lnet_core.net_lock);
+	if (lnet_ni_find_rcu(ni->nid)) {
+		spin_unlock_bh(&lnet_core.net_lock);
+		ni->lnd->shutdown(ni);
+		return -EEXIST;
+	}
+	ni->tx_credits = ni->max_tx_credits;
+	ni->min_tx_credits = ni->max_tx_credits;
+	WRITE_ONCE(ni->state, LNET_NI_STATE_UP);
+	list_add_tail_rcu(&ni->list, &lnet_core.nis);
+	lnet_core.nni++;
+	spin_unlock_bh(&lnet_core.net_lock);
+	return 0;
+}
+
+/*
+ * Stop @ni and free it: no new sends, fail what waits for credits, drop
+ * what waits on lazy portals, let the LND finalize what it holds, wait for
+ * every message that used the NI to be gone.
+ */
+static void lnet_ni_stop(struct lnet_ni *ni)
+{
+	struct lnet_msg *msg, *tmp;
+	LIST_HEAD(queued);
+
+	lockdep_assert_held(&lnet_core.api_mutex);
+	spin_lock_bh(&lnet_core.net_lock);
+	WRITE_ONCE(ni->state, LNET_NI_STATE_DOWN);
+	list_del_rcu(&ni->list);
+	lnet_core.nni--;
+	list_splice_init(&ni->tx_queue, &queued);
+	lnet_peers_del_ni(ni, &queued);
+	spin_unlock_bh(&lnet_core.net_lock);
+	smp_mb();	/* the state, before lnd_calls is read */
+	synchronize_rcu();
+
+	list_for_each_entry_safe(msg, tmp, &queued, list) {
+		list_del_init(&msg->list);
+		lnet_finalize(msg, -ESHUTDOWN);
+	}
+	lnet_ptl_drop_all_delayed(ni);
+	wait_var_event(&ni->lnd_calls, !atomic_read(&ni->lnd_calls));
+	ni->lnd->shutdown(ni);
+
+	percpu_ref_kill(&ni->ref);
+	wait_for_completion(&ni->ref_done);
+	module_put(ni->lnd->owner);
+	lnet_ni_free(ni);
+}
+
+/* Start the NIs of one network (one per interface); api_mutex held. */
+static int __lnet_net_add(const struct lnet_net_config *cfg,
+			  const struct lnet_ni_tunables *tun)
+{
+	u32 type = LNET_NETTYP(cfg->net_id);
+	struct lnet_ni *started[LNET_MAX_NET_IFACES];
+	char name[LNET_NETSTR_SIZE];
+	int i, n = max(cfg->n_ifaces, 1);
+	struct lnet_lnd *lnd;
+	struct lnet_ni *ni;
+	bool exists;
+	int rc = 0;
+
+	lockdep_assert_held(&lnet_core.api_mutex);
+	if (type == LNET_LND_LO)
+		return 0;	/* always there */
+	if (n > LNET_MAX_NET_IFACES)
+		return -EINVAL;
+	rcu_read_lock();
+	exists = lnet_ni_find_net_rcu(cfg->net_id);
+	rcu_read_unlock();
+	if (exists)
+		return -EEXIST;
+
+	lnet_net2str(cfg->net_id, name, sizeof(name));
+	lnd = lnet_lnd_get(type);
+	if (!lnd) {
+		pr_err("lnet: no LND for network %s\n", name);
+		return -EPROTONOSUPPORT;
+	}
+	for (i = 0; i < n; i++) {
+		if (i)
+			__module_get(lnd->owner);	/* one per NI */
+		ni = lnet_ni_alloc(lnd, cfg->net_id,
+				   cfg->n_ifaces ? cfg->ifaces[i] : "", cfg,
+				   tun);
+		rc = ni ? lnet_ni_start(ni) : -ENOMEM;
+		if (rc) {
+			if (ni)
+				lnet_ni_free(ni);
+			module_put(lnd->owner);
+			pr_err("lnet: cannot start network %s%s%s: %d\n",
+			       name, n > 1 || cfg->n_ifaces ? " on " : "",
+			       cfg->n_ifaces ? cfg->ifaces[i] : "", rc);
+			while (i--)
+				lnet_ni_stop(started[i]);
+			return rc;
+		}
+		started[i] = ni;
+	}
+	return 0;
+}
+
+/**
+ * lnet_net_add() - bring up a network while LNet is running
+ * @cfg: the network and its interfaces
+ * @tun: credits for its NIs, or NULL for the module parameters
+ *
+ * Return: 0, -EEXIST, -EPROTONOSUPPORT (no LND), -ENETDOWN, or the LND's
+ * error.
+ */
+int lnet_net_add(const struct lnet_net_config *cfg,
+		 const struct lnet_ni_tunables *tun)
+{
+	int rc = -ENETDOWN;
+
+	mutex_lock(&lnet_core.api_mutex);
+	if (lnet_is_running()) {
+		rc = __lnet_net_add(cfg, tun);
+		if (!rc)
+			lnet_ping_target_update();
+	}
+	mutex_unlock(&lnet_core.api_mutex);
+	return rc;
+}
+LNET_EXPORT_FOR_TEST(lnet_net_add);
+
+/**
+ * lnet_net_del() - take a network down while LNet is running
+ * @net_id: the network
+ *
+ * Return: 0 or -ENOENT.
+ */
+int lnet_net_del(u32 net_id)
+{
+	struct lnet_ni *ni, *tmp;
+	int rc = -ENOENT;
+
+	if (LNET_NETTYP(net_id) == LNET_LND_LO)
+		return -EINVAL;
+	mutex_lock(&lnet_core.api_mutex);
+	list_for_each_entry_safe(ni, tmp, &lnet_core.nis, list) {
+		if (LNET_NIDNET(ni->nid) != net_id)
+			continue;
+		lnet_ni_stop(ni);
+		rc = 0;
+	}
+	if (!rc)
+		lnet_ping_target_update();
+	mutex_unlock(&lnet_core.api_mutex);
+	return rc;
+}
+LNET_EXPORT_FOR_TEST(lnet_net_del);
+
+/* A test's handle on an NI: holds its memory, not its life. */
+struct lnet_ni *lnet_ni_get_by_nid(lnet_nid_t nid)
+{
+	struct lnet_ni *ni;
+
+	rcu_read_lock();
+	ni = lnet_ni_find_rcu(nid);
+	if (ni && !percpu_ref_tryget_live(&ni->ref))
+		ni = NULL;
+	rcu_read_unlock();
+	return ni;
+}
+LNET_EXPORT_FOR_TEST(lnet_ni_get_by_nid);
+
+void lnet_ni_put(struct lnet_ni *ni)
+{
+	percpu_ref_put(&ni->ref);
+}
+LNET_EXPORT_FOR_TEST(lnet_ni_put);
+
+/* ---- bring-up and shutdown ---------------------------------------------------- */
+
+static void lnet_shutdown(void)
+{
+	struct lnet_ni *ni, *tmp;
+	unsigned int nme, nmd, neq;
+
+	lockdep_assert_held(&lnet_core.api_mutex);
+	WRITE_ONCE(lnet_core.state, LNET_STATE_STOPPING);
+	lnet_ping_target_fini();
+
+	/* newest first; the loopback NI, which carries local traffic, last */
+	list_for_each_entry_safe_reverse(ni, tmp, &lnet_core.nis, list)
+		if (ni != lnet_core.lo_ni)
+			lnet_ni_stop(ni);
+	if (lnet_core.lo_ni)
+		lnet_ni_stop(lnet_core.lo_ni);
+	lnet_core.lo_ni = NULL;
+
+	wait_var_event(&lnet_core.msg_count,
+		       !atomic_read(&lnet_core.msg_count));
+	lnet_md_slots_quiesce();
+	nme = lnet_ptl_cleanup();
+	nmd = lnet_md_cleanup();
+	neq = lnet_eq_cleanup();
+	if (nme || nmd || neq)
+		pr_warn("lnet: freed %u MEs, %u MDs and %u EQs left behind at shutdown\n",
+			nme, nmd, neq);
+	WRITE_ONCE(lnet_core.state, LNET_STATE_DOWN);
+}
+
+static int lnet_startup(lnet_pid_t pid)
+{
+	struct lnet_net_config *cfg;
+	struct lnet_ni *ni;
+	LIST_HEAD(nets);
+	char err[128];
+	int rc;
+
+	lockdep_assert_held(&lnet_core.api_mutex);
+	lnet_core.pid = pid == LNET_PID_ANY ? LNET_PID_LUSTRE : pid;
+	/* stale REPLY/ACK handles from an earlier bring-up must not match */
+	lnet_core.interface_cookie = ktime_get_real_ns();
+	if (lnet_core.interface_cookie == LNET_WIRE_HANDLE_COOKIE_NONE)
+		lnet_core.interface_cookie--;
+	WRITE_ONCE(lnet_core.state, LNET_STATE_RUNNING);
+
+	ni = lnet_ni_alloc(&lnet_lo_lnd, LNET_MKNET(LNET_LND_LO, 0), "", NULL,
+			   NULL);
+	if (!ni) {
+		rc = -ENOMEM;
+		goto fail;
+	}
+	rc = lnet_ni_start(ni);
+	if (rc) {
+		lnet_ni_free(ni);
+		goto fail;
+	}
+	lnet_core.lo_ni = ni;
+
+	rc = lnet_parse_networks(lnet_networks, &nets, err, sizeof(err));
+	if (rc) {
+		pr_err("lnet: networks=\"%s\": %s\n", lnet_networks, err);
+		goto fail;
+	}
+	list_for_each_entry(cfg, &nets, list) {
+		rc = __lnet_net_add(cfg, NULL);
+		if (rc)
+			goto fail_nets;
+	}
+	lnet_free_net_configs(&nets);
+
+	rc = lnet_ping_target_init();
+	if (rc)
+		goto fail;
+	return 0;
+
+fail_nets:
+	lnet_free_net_configs(&nets);
+fail:
+	lnet_shutdown();
+	return rc;
+}
+
+/*
+ * Module unload: every in-kernel user should have called LNetNIFini()
+ * (they cannot unload before us, they use our symbols); tidy up if not.
+ */
+void lnet_shutdown_all(void)
+{
+	mutex_lock(&lnet_core.api_mutex);
+	if (WARN_ON(lnet_core.refcount)) {
+		lnet_core.refcount = 0;
+		lnet_shutdown();
+	}
+	mutex_unlock(&lnet_core.api_mutex);
+}
+
+/**
+ * LNetNIInit() - bring LNet up for this caller
+ * @requested_pid: the LNet pid, LNET_PID_ANY for the default (12345); only
+ *	the first caller's choice counts
+ *
+ * Reference counted; each successful call needs an LNetNIFini().
+ *
+ * Return: 0 or -errno.
+ */
+int LNetNIInit(lnet_pid_t requested_pid)
+{
+	int rc = 0;
+
+	mutex_lock(&lnet_core.api_mutex);
+	if (!lnet_core.refcount)
+		rc = lnet_startup(requested_pid);
+	if (!rc)
+		lnet_core.refcount++;
+	mutex_unlock(&lnet_core.api_mutex);
+	return rc;
+}
+EXPORT_SYMBOL_GPL(LNetNIInit);
+
+/**
+ * LNetNIFini() - drop the caller's reference; the last one stops LNet
+ *
+ * Return: 0, or -ENETDOWN if there was no reference.
+ */
+int LNetNIFini(void)
+{
+	int rc = 0;
+
+	mutex_lock(&lnet_core.api_mutex);
+	if (!lnet_core.refcount)
+		rc = -ENETDOWN;
+	else if (!--lnet_core.refcount)
+		lnet_shutdown();
+	mutex_unlock(&lnet_core.api_mutex);
+	return rc;
+}
+EXPORT_SYMBOL_GPL(LNetNIFini);
+
+/**
+ * LNetGetId() - the local process ids
+ * @index: 0 is 0@lo, then the NIs in the order they came up
+ * @id: the id
+ *
+ * Return: 0, -ENOENT past the end, or -ENETDOWN.
+ */
+int LNetGetId(unsigned int index, struct lnet_process_id *id)
+{
+	struct lnet_ni *ni;
+	unsigned int i = 0;
+	int rc = -ENOENT;
+
+	if (!id)
+		return -EINVAL;
+	rcu_read_lock();
+	if (!lnet_is_running()) {
+		rc = -ENETDOWN;
+		goto out;
+	}
+	list_for_each_entry_rcu(ni, &lnet_core.nis, list) {
+		if (i++ == index) {
+			id->nid = ni->nid;
+			id->pid = lnet_core.pid;
+			rc = 0;
+			break;
+		}
+	}
+out:
+	rcu_read_unlock();
+	return rc;
+}
+EXPORT_SYMBOL_GPL(LNetGetId);
+
+/**
+ * LNetDist() - how far a NID is
+ * @nid: the NID
+ * @srcnid: if not NULL, the local NID used to reach it
+ * @order: if not NULL, that NI's LNetGetId() index
+ *
+ * Return: 0 for a local NID, 1 for a directly reachable one,
+ * -EHOSTUNREACH (no routes yet), or -ENETDOWN.
+ */
+int LNetDist(lnet_nid_t nid, lnet_nid_t *srcnid, u32 *order)
+{
+	struct lnet_ni *ni, *best = NULL;
+	u32 i = 0, best_i = 0;
+	int rc = -EHOSTUNREACH;
+
+	rcu_read_lock();
+	if (!lnet_is_running()) {
+		rcu_read_unlock();
+		return -ENETDOWN;
+	}
+	list_for_each_entry_rcu(ni, &lnet_core.nis, list) {
+		if (ni->nid == nid) {
+			best = ni;
+			best_i = i;
+			rc = 0;
+			break;
+		}
+		if (!best && ni != lnet_core.lo_ni &&
+		    LNET_NIDNET(ni->nid) == LNET_NIDNET(nid)) {
+			best = ni;
+			best_i = i;
+			rc = 1;
+		}
+		i++;
+	}
+	if (best) {
+		if (srcnid)
+			*srcnid = best->nid;
+		if (order)
+			*order = best_i;
+	}
+	rcu_read_unlock();
+	return rc;
+}
+EXPORT_SYMBOL_GPL(LNetDist);
+
+/**
+ * LNetCtl() - configuration commands (the /dev/lnet ioctl layer)
+ * @cmd: the command
+ * @arg: its argument
+ *
+ * Return: -EOPNOTSUPP: no commands exist yet.
+ */
+int LNetCtl(unsigned int cmd, void *arg)
+{
+	return -EOPNOTSUPP;
+}
+EXPORT_SYMBOL_GPL(LNetCtl);

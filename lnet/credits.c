@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Send credits. A message needs one credit of its peer (peer_credits per
+ * peer) and then one of its NI (credits per NI) before it goes to the LND.
+ * A counter below zero counts the messages queued for it, in FIFO order;
+ * a returned credit goes straight to the first of them. The lowest value
+ * seen is kept for debugfs.
+ *
+ * All of it is under lnet_core.net_lock. The loopback NI has no credit
+ * limit and no peers.
+ */
+#include <linux/lnet/lib-lnet.h>
+#include <linux/lnet/test-export.h>
+
+/* Take an NI credit for @msg: 0 to send now, 1 if it queued. */
+static int lnet_ni_credit_take(struct lnet_msg *msg)
+{
+	struct lnet_ni *ni = msg->ni;
+
+	lockdep_assert_held(&lnet_core.net_lock);
+	if (!ni->max_tx_credits)
+		return 0;
+	msg->tx_ni_credit = 1;
+	ni->tx_credits--;
+	ni->min_tx_credits = min(ni->min_tx_credits, ni->tx_credits);
+	if (ni->tx_credits >= 0)
+		return 0;
+	msg->tx_queued = 1;
+	list_add_tail(&msg->list, &ni->tx_queue);
+	return 1;
+}
+
+/* 0: send @msg now; 1: it waits for a credit; -ESHUTDOWN: NI is down. */
+int lnet_credits_acquire(struct lnet_msg *msg)
+{
+	struct lnet_peer *peer = msg->txpeer;
+	int rc = 0;
+
+	spin_lock_bh(&lnet_core.net_lock);
+	if (msg->ni->state != LNET_NI_STATE_UP) {
+		rc = -ESHUTDOWN;
+		goto out;
+	}
+	if (peer) {
+		peer->send_count++;
+		msg->tx_peer_credit = 1;
+		peer->tx_credits--;
+		peer->min_tx_credits = min(peer->min_tx_credits,
+					   peer->tx_credits);
+		if (peer->tx_credits < 0) {
+			msg->tx_queued = 1;
+			list_add_tail(&msg->list, &peer->tx_queue);
+			rc = 1;
+			goto out;
+		}
+	}
+	rc = lnet_ni_credit_take(msg);
+out:
+	spin_unlock_bh(&lnet_core.net_lock);
+	return rc;
+}
+
+/* @msg is done sending: give its credits to whoever waits for them. */
+void lnet_credits_return(struct lnet_msg *msg)
+{
+	struct lnet_peer *peer = msg->txpeer;
+	struct lnet_ni *ni = msg->ni;
+	struct lnet_msg *next, *tmp;
+	LIST_HEAD(ready);
+
+	if (!msg->tx_peer_credit && !msg->tx_ni_credit)
+		return;
+	spin_lock_bh(&lnet_core.net_lock);
+	if (msg->tx_queued) {
+		/* never sent: still on a queue unless that was flushed */
+		if (!list_empty(&msg->list))
+			list_del_init(&msg->list);
+		msg->tx_queued = 0;
+	}
+	if (msg->tx_peer_credit) {
+		msg->tx_peer_credit = 0;
+		peer->tx_credits++;
+		next = list_first_entry_or_null(&peer->tx_queue,
+						struct lnet_msg, list);
+		if (next && peer->tx_credits <= 0) {
+			list_del_init(&next->list);
+			next->tx_queued = 0;
+			if (!lnet_ni_credit_take(next))
+				list_add_tail(&next->list, &ready);
+		}
+	}
+	if (msg->tx_ni_credit) {
+		msg->tx_ni_credit = 0;
+		ni->tx_credits++;
+		next = list_first_entry_or_null(&ni->tx_queue,
+						struct lnet_msg, list);
+		if (next && ni->tx_credits <= 0) {
+			list_del_init(&next->list);
+			next->tx_queued = 0;
+			list_add_tail(&next->list, &ready);
+		}
+	}
+	spin_unlock_bh(&lnet_core.net_lock);
+
+	list_for_each_entry_safe(next, tmp, &ready, list) {
+		list_del_init(&next->list);
+		lnet_ni_send(next);
+	}
+}
+
+/**
+ * lnet_ni_set_credits() - set an NI's send credits (from LND startup())
+ * @ni: the NI
+ * @credits: messages in flight on the NI; 0: no limit
+ * @peer_credits: messages in flight to one peer
+ */
+void lnet_ni_set_credits(struct lnet_ni *ni, int credits, int peer_credits)
+{
+	ni->max_tx_credits = max(credits, 0);
+	ni->peer_tx_credits = max(peer_credits, 1);
+}
+EXPORT_SYMBOL_GPL(lnet_ni_set_credits);
+
+int lnet_ni_credit_state(struct lnet_ni *ni, int *credits, int *min_credits,
+			 int *queued)
+{
+	struct lnet_msg *msg;
+
+	spin_lock_bh(&lnet_core.net_lock);
+	*credits = ni->tx_credits;
+	*min_credits = ni->min_tx_credits;
+	*queued = 0;
+	list_for_each_entry(msg, &ni->tx_queue, list)
+		(*queued)++;
+	spin_unlock_bh(&lnet_core.net_lock);
+	return ni->max_tx_credits;
+}
+LNET_EXPORT_FOR_TEST(lnet_ni_credit_state);

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /sys/kernel/debug/lnet: stats (global counters), nis, peers, and the CPU
+ * partition table.
+ */
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
+#include <linux/lnet/cpt.h>
+#include <linux/lnet/lib-lnet.h>
+#include <linux/lnet/nidstr.h>
+
+static int lnet_stats_show(struct seq_file *m, void *v)
+{
+	struct lnet_counters sum = {};
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		const struct lnet_counters *c =
+			per_cpu_ptr(lnet_core.counters, cpu);
+
+		sum.send_count += c->send_count;
+		sum.send_length += c->send_length;
+		sum.recv_count += c->recv_count;
+		sum.recv_length += c->recv_length;
+		sum.drop_count += c->drop_count;
+		sum.drop_length += c->drop_length;
+		sum.errors += c->errors;
+	}
+	seq_printf(m, "msgs_alloc: %d\n", atomic_read(&lnet_core.msg_count));
+	seq_printf(m, "msgs_max: %d\n", READ_ONCE(lnet_core.msg_max));
+	seq_printf(m, "errors: %llu\n", sum.errors);
+	seq_printf(m, "send_count: %llu\n", sum.send_count);
+	seq_printf(m, "send_length: %llu\n", sum.send_length);
+	seq_printf(m, "recv_count: %llu\n", sum.recv_count);
+	seq_printf(m, "recv_length: %llu\n", sum.recv_length);
+	seq_printf(m, "drop_count: %llu\n", sum.drop_count);
+	seq_printf(m, "drop_length: %llu\n", sum.drop_length);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(lnet_stats);
+
+static void lnet_ni_stats_sum(struct lnet_ni *ni, struct lnet_ni_stats *sum)
+{
+	int cpu;
+
+	memset(sum, 0, sizeof(*sum));
+	for_each_possible_cpu(cpu) {
+		const struct lnet_ni_stats *s = per_cpu_ptr(ni->stats, cpu);
+
+		sum->send_count += s->send_count;
+		sum->send_length += s->send_length;
+		sum->recv_count += s->recv_count;
+		sum->recv_length += s->recv_length;
+		sum->drop_count += s->drop_count;
+		sum->drop_length += s->drop_length;
+	}
+}
+
+static int lnet_nis_show(struct seq_file *m, void *v)
+{
+	char nid[LNET_NIDSTR_SIZE];
+	struct lnet_ni_stats st;
+	struct lnet_ni *ni;
+
+	seq_puts(m, "nid status iface credits max min peer_credits send recv drop\n");
+	rcu_read_lock();
+	list_for_each_entry_rcu(ni, &lnet_core.nis, list) {
+		int credits, min_credits;
+
+		spin_lock_bh(&lnet_core.net_lock);
+		credits = ni->tx_credits;
+		min_credits = ni->min_tx_credits;
+		spin_unlock_bh(&lnet_core.net_lock);
+		lnet_ni_stats_sum(ni, &st);
+		seq_printf(m, "%s %s %s %d %d %d %d %llu %llu %llu\n",
+			   lnet_nid2str(ni->nid, nid, sizeof(nid)),
+			   ni->state == LNET_NI_STATE_UP ? "up" : "down",
+			   ni->iface[0] ? ni->iface : "-", credits,
+			   ni->max_tx_credits, min_credits,
+			   ni->peer_tx_credits, st.send_count, st.recv_count,
+			   st.drop_count);
+	}
+	rcu_read_unlock();
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(lnet_nis);
+
+static int lnet_peers_show(struct seq_file *m, void *v)
+{
+	struct lnet_htable *t = &lnet_core.peers;
+	char nid[LNET_NIDSTR_SIZE], ni[LNET_NIDSTR_SIZE];
+	struct lnet_peer *peer;
+	unsigned int b;
+
+	seq_puts(m, "nid ni refs credits max min sent\n");
+	spin_lock_bh(&lnet_core.net_lock);
+	for (b = 0; b < (1U << t->bits); b++) {
+		hlist_for_each_entry(peer, &t->buckets[b], hnode.node)
+			seq_printf(m, "%s %s %u %d %d %d %llu\n",
+				   lnet_nid2str(peer->nid, nid, sizeof(nid)),
+				   lnet_nid2str(peer->ni->nid, ni, sizeof(ni)),
+				   kref_read(&peer->kref), peer->tx_credits,
+				   peer->max_tx_credits, peer->min_tx_credits,
+				   peer->send_count);
+	}
+	spin_unlock_bh(&lnet_core.net_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(lnet_peers);
+
+void lnet_debugfs_init(void)
+{
+	struct dentry *dir = debugfs_create_dir("lnet", NULL);
+
+	lnet_core.debugfs = dir;
+	debugfs_create_file("stats", 0444, dir, NULL, &lnet_stats_fops);
+	debugfs_create_file("nis", 0444, dir, NULL, &lnet_nis_fops);
+	debugfs_create_file("peers", 0444, dir, NULL, &lnet_peers_fops);
+	lnet_cpt_debugfs_init(dir);
+}
+
+void lnet_debugfs_fini(void)
+{
+	debugfs_remove_recursive(lnet_core.debugfs);
+	lnet_core.debugfs = NULL;
+}

@@ -1,0 +1,657 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Memory descriptors and the MD lock slots.
+ *
+ * An MD lives in one lock slot, named by its handle cookie. The slot lock
+ * covers the MD's state (threshold, offset, in-flight messages, unlink
+ * state, ME link) and the slot's event queue. Events are queued under the
+ * slot lock in the order the MD's state changed, and delivered by whoever
+ * found the queue idle, with no lock held: per-MD order is kept, slots
+ * deliver in parallel, and a callback may call LNetMDUnlink().
+ *
+ * An MD's life ends with exactly one event carrying unlinked = 1: the
+ * event of its last operation when it was used up (auto-unlink), or an
+ * UNLINK event after LNetMDUnlink(), once its operations in flight are
+ * done. The handle stops resolving when that outcome is decided.
+ */
+#include <linux/delay.h>
+#include <linux/log2.h>
+#include <linux/percpu.h>
+#include <linux/slab.h>
+#include <linux/lnet/lib-lnet.h>
+#include <linux/lnet/test-export.h>
+
+#define LNET_MD_OPTIONS	(LNET_MD_OP_PUT | LNET_MD_OP_GET | \
+			 LNET_MD_MANAGE_REMOTE | LNET_MD_TRUNCATE | \
+			 LNET_MD_ACK_DISABLE | LNET_MD_MAX_SIZE | LNET_MD_KIOV)
+
+static DEFINE_PER_CPU(unsigned int, lnet_md_rr);
+
+int lnet_md_slots_init(void)
+{
+	unsigned int i, n = lnet_md_lock_slots ?: num_possible_cpus();
+	int rc;
+
+	n = min(roundup_pow_of_two(max(n, 1U)), 1U << LNET_MD_SLOT_BITS_MAX);
+	lnet_core.md_slots = kcalloc(n, sizeof(*lnet_core.md_slots),
+				     GFP_KERNEL);
+	if (!lnet_core.md_slots)
+		return -ENOMEM;
+	lnet_core.md_slot_bits = ilog2(n);
+	for (i = 0; i < n; i++) {
+		struct lnet_md_slot *slot = &lnet_core.md_slots[i];
+
+		spin_lock_init(&slot->lock);
+		INIT_LIST_HEAD(&slot->events);
+		slot->next_seq = 1;
+		slot->index = i;
+		rc = lnet_htable_init(&slot->handles, 6, &slot->lock);
+		if (rc) {
+			while (i--)
+				lnet_htable_fini(&lnet_core.md_slots[i].handles);
+			kfree(lnet_core.md_slots);
+			return rc;
+		}
+	}
+	return 0;
+}
+
+void lnet_md_slots_fini(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < (1U << lnet_core.md_slot_bits); i++)
+		lnet_htable_fini(&lnet_core.md_slots[i].handles);
+	kfree(lnet_core.md_slots);
+}
+
+/* Spread new MDs over the slots without a shared counter. */
+struct lnet_md_slot *lnet_md_pick_slot(void)
+{
+	unsigned int n = raw_smp_processor_id() +
+			 this_cpu_inc_return(lnet_md_rr);
+
+	return &lnet_core.md_slots[n & ((1U << lnet_core.md_slot_bits) - 1)];
+}
+
+struct lnet_md_slot *lnet_md_slot_of(u64 cookie)
+{
+	return &lnet_core.md_slots[lnet_cookie_index(cookie,
+						     lnet_core.md_slot_bits)];
+}
+LNET_EXPORT_FOR_TEST(lnet_md_slot_of);
+
+struct lnet_libmd *lnet_md_lookup(struct lnet_md_slot *slot, u64 cookie)
+{
+	struct lnet_libmd *md;
+
+	lockdep_assert_held(&slot->lock);
+	if (lnet_cookie_type(cookie) != LNET_COOKIE_MD)
+		return NULL;
+	hlist_for_each_entry(md, lnet_htable_bucket(&slot->handles, cookie),
+			     handle.node)
+		if (md->handle.key == cookie)
+			return md;
+	return NULL;
+}
+
+/* Validate @umd and make an MD of it, holding its EQ; not yet hashed. */
+struct lnet_libmd *lnet_md_build(const struct lnet_md *umd,
+				 enum lnet_unlink unlink, int ptl_index)
+{
+	const struct bio_vec *bv = umd->start;
+	struct lnet_libmd *md;
+	unsigned int i, niov = 0;
+	u64 length = 0;
+	struct lnet_eq *eq;
+
+	if ((umd->options & ~LNET_MD_OPTIONS) ||
+	    umd->threshold < LNET_MD_THRESH_INF ||
+	    ((umd->options & LNET_MD_MAX_SIZE) && umd->max_size < 0) ||
+	    (unlink != LNET_RETAIN && unlink != LNET_UNLINK))
+		return ERR_PTR(-EINVAL);
+	if (umd->options & LNET_MD_KIOV) {
+		niov = umd->length;
+		if (!niov || niov > LNET_MAX_IOV || !bv)
+			return ERR_PTR(-EINVAL);
+		for (i = 0; i < niov; i++) {
+			if (!bv[i].bv_page && bv[i].bv_len)
+				return ERR_PTR(-EINVAL);
+			length += bv[i].bv_len;
+		}
+		if (length > UINT_MAX)
+			return ERR_PTR(-EINVAL);
+	} else {
+		length = umd->length;
+		if (!umd->start && length)
+			return ERR_PTR(-EINVAL);
+	}
+
+	md = kzalloc(struct_size(md, bvec, niov), GFP_KERNEL);
+	if (!md)
+		return ERR_PTR(-ENOMEM);
+	eq = lnet_eq_get_for_md(umd->eq_handle);
+	if (IS_ERR(eq)) {
+		kfree(md);
+		return ERR_CAST(eq);
+	}
+	md->eq = eq;
+	md->umd = *umd;
+	md->length = length;
+	md->niov = niov;
+	if (niov)
+		memcpy(md->bvec, bv, niov * sizeof(*bv));
+	md->kvec.iov_base = umd->start;
+	md->kvec.iov_len = length;
+	md->ptl_index = ptl_index;
+	if (unlink == LNET_UNLINK)
+		md->flags = LNET_MD_FL_AUTO_UNLINK;
+	INIT_LIST_HEAD(&md->unlink_ev.link);
+	return md;
+}
+
+/* Free an MD that never got an event in flight (or whose last one is done). */
+void lnet_md_free(struct lnet_libmd *md)
+{
+	kfree(md);
+}
+
+/* Undo lnet_md_build() for an MD that was never hashed. */
+static void lnet_md_discard(struct lnet_libmd *md)
+{
+	if (md->eq)
+		lnet_eq_put_for_md(md->eq);
+	lnet_md_free(md);
+}
+
+void lnet_md_slot_insert(struct lnet_md_slot *slot, struct lnet_libmd *md)
+{
+	u64 cookie;
+
+	lockdep_assert_held(&slot->lock);
+	cookie = lnet_cookie_make(slot->next_seq++, slot->index,
+				  lnet_core.md_slot_bits, LNET_COOKIE_MD);
+	md->slot = slot;
+	lnet_htable_add(&slot->handles, &md->handle, cookie);
+	md->flags |= LNET_MD_FL_HASHED;
+}
+
+static void lnet_md_unhash(struct lnet_libmd *md)
+{
+	if (md->flags & LNET_MD_FL_HASHED) {
+		lnet_htable_del(&md->slot->handles, &md->handle);
+		md->flags &= ~LNET_MD_FL_HASHED;
+	}
+}
+
+bool lnet_md_exhausted(const struct lnet_libmd *md)
+{
+	if (!md->umd.threshold)
+		return true;
+	return (md->umd.options & LNET_MD_MAX_SIZE) &&
+	       (s64)md->length - md->offset < md->umd.max_size;
+}
+
+/* Can the MD take another operation? */
+bool lnet_md_active(const struct lnet_libmd *md)
+{
+	return !(md->flags & (LNET_MD_FL_EXHAUSTED | LNET_MD_FL_UNLINK_REQ)) &&
+	       !lnet_md_exhausted(md);
+}
+
+/*
+ * Account one operation of @msg against @md (offset already advanced).
+ * A used-up auto-unlink MD stops matching now and goes once idle; its ME
+ * link, if any, is cut here (the caller holds the portal lock then).
+ */
+void lnet_md_commit(struct lnet_libmd *md, struct lnet_msg *msg)
+{
+	lockdep_assert_held(&md->slot->lock);
+	md->msg_refs++;
+	if (md->umd.threshold != LNET_MD_THRESH_INF)
+		md->umd.threshold--;
+	msg->md = md;
+	if ((md->flags & LNET_MD_FL_AUTO_UNLINK) && lnet_md_exhausted(md)) {
+		md->flags |= LNET_MD_FL_EXHAUSTED;
+		if (md->me)
+			lnet_ptl_detach_md(md->me, md);
+	}
+}
+
+/*
+ * Does @md take the PUT/GET described by @info? On LNET_MATCH_OK the
+ * operation is committed: msg->md, ->offset, ->len and ->wanted are set.
+ */
+enum lnet_match_rc lnet_md_try_match(struct lnet_libmd *md,
+				     const struct lnet_match_info *info,
+				     struct lnet_msg *msg)
+{
+	unsigned int offset, avail, mlength;
+	unsigned int opts = md->umd.options;
+
+	lockdep_assert_held(&md->slot->lock);
+	if (!lnet_md_active(md) || !(opts & info->op))
+		return LNET_MATCH_NONE;
+
+	offset = (opts & LNET_MD_MANAGE_REMOTE) ? info->roffset : md->offset;
+	avail = offset < md->length ? md->length - offset : 0;
+	if (info->rlength <= avail)
+		mlength = info->rlength;
+	else if (opts & LNET_MD_TRUNCATE)
+		mlength = avail;
+	else
+		return LNET_MATCH_DROP;	/* it matched, but does not fit */
+
+	if (!(opts & LNET_MD_MANAGE_REMOTE))
+		md->offset = offset + mlength;
+	msg->offset = offset;
+	msg->len = mlength;
+	msg->wanted = info->rlength;
+	lnet_md_commit(md, msg);
+	return LNET_MATCH_OK;
+}
+
+/* Queue @item on @slot; true if the caller must now deliver the queue. */
+bool lnet_md_slot_queue(struct lnet_md_slot *slot, struct lnet_ev_item *item)
+{
+	lockdep_assert_held(&slot->lock);
+	list_add_tail(&item->link, &slot->events);
+	if (slot->delivering)
+		return false;
+	slot->delivering = true;
+	return true;
+}
+
+/* Deliver @slot's queue, including what callbacks add to it meanwhile. */
+void lnet_md_slot_deliver(struct lnet_md_slot *slot)
+{
+	struct lnet_ev_item *item;
+
+	spin_lock_bh(&slot->lock);
+	while ((item = list_first_entry_or_null(&slot->events,
+						struct lnet_ev_item, link))) {
+		list_del_init(&item->link);
+		spin_unlock_bh(&slot->lock);
+		lnet_eq_deliver(item);
+		spin_lock_bh(&slot->lock);
+	}
+	slot->delivering = false;
+	spin_unlock_bh(&slot->lock);
+}
+
+static void lnet_md_snapshot(const struct lnet_libmd *md, struct lnet_event *ev)
+{
+	ev->md_handle.cookie = md->handle.key;
+	ev->md = md->umd;
+}
+
+/* The MD is idle after LNetMDUnlink(): send its UNLINK event, or free it. */
+static bool lnet_md_finish_unlink(struct lnet_libmd *md)
+{
+	struct lnet_ev_item *item = &md->unlink_ev;
+	struct lnet_event *ev = &item->ev;
+
+	lockdep_assert_held(&md->slot->lock);
+	if (!md->eq) {
+		lnet_md_free(md);
+		return false;
+	}
+	memset(ev, 0, sizeof(*ev));
+	ev->type = LNET_EVENT_UNLINK;
+	ev->target.nid = LNET_NID_ANY;
+	ev->target.pid = LNET_PID_ANY;
+	ev->initiator = ev->target;
+	ev->sender = LNET_NID_ANY;
+	ev->unlinked = 1;
+	lnet_md_snapshot(md, ev);
+	item->eq = md->eq;
+	item->msg = NULL;
+	item->md_done = md;
+	return lnet_md_slot_queue(md->slot, item);
+}
+
+/*
+ * Unlink @md (LNetMDUnlink/LNetMEUnlink): the handle goes now, the MD once
+ * idle. The caller holds the slot lock, and the portal lock if md->me.
+ * @md may be freed on return. True: deliver the slot's events.
+ */
+bool lnet_md_unlink(struct lnet_libmd *md)
+{
+	lockdep_assert_held(&md->slot->lock);
+	if (md->me)
+		lnet_ptl_detach_md(md->me, md);
+	lnet_md_unhash(md);
+	md->flags |= LNET_MD_FL_UNLINK_REQ;
+	if (md->msg_refs)
+		return false;
+	return lnet_md_finish_unlink(md);
+}
+
+/*
+ * @msg's operation on its MD is over: queue its event (the MD's EQ owns
+ * the message from then on) and end the MD if this was its last use.
+ */
+void lnet_msg_detach_md(struct lnet_msg *msg, int status)
+{
+	struct lnet_libmd *md = msg->md;
+	struct lnet_md_slot *slot = md->slot;
+	struct lnet_libmd *free_md = NULL;
+	bool deliver = false, last, explicit;
+
+	msg->md = NULL;
+	spin_lock_bh(&slot->lock);
+	md->msg_refs--;
+	explicit = md->flags & LNET_MD_FL_UNLINK_REQ;
+	last = !md->msg_refs &&
+	       (md->flags & (LNET_MD_FL_EXHAUSTED | LNET_MD_FL_UNLINK_REQ));
+	if (last)
+		lnet_md_unhash(md);
+
+	if (md->eq) {
+		struct lnet_event *ev = &msg->ev.ev;
+
+		ev->status = status;
+		ev->unlinked = last && !explicit;
+		lnet_md_snapshot(md, ev);
+		msg->ev.eq = md->eq;
+		msg->ev.msg = msg;
+		msg->ev.md_done = ev->unlinked ? md : NULL;
+		deliver = lnet_md_slot_queue(slot, &msg->ev);
+		msg = NULL;
+	}
+	if (last) {
+		if (explicit)
+			deliver |= lnet_md_finish_unlink(md);
+		else if (!md->eq)
+			free_md = md;
+	}
+	spin_unlock_bh(&slot->lock);
+
+	if (free_md)
+		lnet_md_free(free_md);
+	if (msg)
+		lnet_msg_free(msg);
+	if (deliver)
+		lnet_md_slot_deliver(slot);
+}
+
+/*
+ * Resolve the wire handle of a REPLY (@reply) or ACK and commit @msg to
+ * the MD it names: 0, or -ENOENT/-EMSGSIZE and the message is dropped.
+ * Only a bound MD that can still take an operation qualifies.
+ */
+int lnet_md_commit_wire(const struct lnet_handle_wire *wh,
+			struct lnet_msg *msg, unsigned int rlength, bool reply)
+{
+	u64 cookie = wh->wh_object_cookie;
+	struct lnet_md_slot *slot;
+	struct lnet_libmd *md;
+	int rc = 0;
+
+	if (wh->wh_interface_cookie != lnet_core.interface_cookie ||
+	    lnet_cookie_type(cookie) != LNET_COOKIE_MD)
+		return -ENOENT;
+
+	slot = lnet_md_slot_of(cookie);
+	spin_lock_bh(&slot->lock);
+	md = lnet_md_lookup(slot, cookie);
+	if (!md || md->me || !lnet_md_active(md)) {
+		rc = -ENOENT;
+	} else if (reply && rlength > md->length &&
+		   !(md->umd.options & LNET_MD_TRUNCATE)) {
+		rc = -EMSGSIZE;
+	} else {
+		msg->offset = 0;
+		msg->wanted = reply ? rlength : 0;
+		msg->len = reply ? min(rlength, md->length) : 0;
+		lnet_md_commit(md, msg);
+	}
+	spin_unlock_bh(&slot->lock);
+	return rc;
+}
+
+/*
+ * LNetPut/LNetGet: take one operation of the bound MD @mdh for @msg and
+ * return its length in *@length.
+ */
+int lnet_md_take(struct lnet_handle_md mdh, struct lnet_msg *msg,
+		 unsigned int *length)
+{
+	struct lnet_md_slot *slot;
+	struct lnet_libmd *md;
+	int rc = 0;
+
+	if (lnet_cookie_type(mdh.cookie) != LNET_COOKIE_MD)
+		return -ENOENT;
+	slot = lnet_md_slot_of(mdh.cookie);
+	spin_lock_bh(&slot->lock);
+	md = lnet_md_lookup(slot, mdh.cookie);
+	if (!md || !lnet_md_active(md)) {
+		rc = -ENOENT;
+	} else if (md->ptl_index >= 0) {
+		rc = -EINVAL;		/* attached to an ME */
+	} else if (*length && md->length > *length) {
+		rc = -EMSGSIZE;
+	} else {
+		*length = md->length;
+		msg->offset = 0;
+		lnet_md_commit(md, msg);
+	}
+	spin_unlock_bh(&slot->lock);
+	return rc;
+}
+
+/**
+ * LNetMDAttach() - attach a memory descriptor to a match entry
+ * @meh: the ME
+ * @umd: the MD
+ * @unlink: LNET_UNLINK: unlink the MD when it is used up
+ * @handle: the new MD's handle
+ *
+ * On a lazy portal, PUTs waiting there are matched against the new MD in
+ * arrival order.
+ *
+ * Return: 0, -ENOENT (stale ME handle), -EBUSY (the ME has an MD),
+ * -EINVAL (bad MD), -ENOMEM or -ENETDOWN.
+ */
+int LNetMDAttach(struct lnet_handle_me meh, struct lnet_md umd,
+		 enum lnet_unlink unlink, struct lnet_handle_md *handle)
+{
+	struct lnet_msg *msg, *tmp;
+	struct lnet_md_slot *slot;
+	struct lnet_portal *ptl;
+	struct lnet_libmd *md;
+	struct lnet_me *me;
+	LIST_HEAD(matched);
+	LIST_HEAD(dropped);
+	int rc = 0;
+
+	if (!handle)
+		return -EINVAL;
+	if (!lnet_is_running())
+		return -ENETDOWN;
+	if (lnet_cookie_type(meh.cookie) != LNET_COOKIE_ME)
+		return -ENOENT;
+	ptl = lnet_portal_of_cookie(meh.cookie);
+	md = lnet_md_build(&umd, unlink, ptl->index);
+	if (IS_ERR(md))
+		return PTR_ERR(md);
+	slot = lnet_md_pick_slot();
+	lnet_htable_grow(&slot->handles, GFP_KERNEL);
+
+	spin_lock_bh(&ptl->lock);
+	me = lnet_me_lookup(ptl, meh.cookie);
+	if (!me) {
+		rc = -ENOENT;
+	} else if (me->md) {
+		rc = -EBUSY;
+	} else {
+		spin_lock_bh(&slot->lock);
+		lnet_md_slot_insert(slot, md);
+		handle->cookie = md->handle.key;
+		lnet_ptl_attach_md(ptl, me, md, &matched, &dropped);
+		spin_unlock_bh(&slot->lock);
+	}
+	spin_unlock_bh(&ptl->lock);
+	if (rc) {
+		lnet_md_discard(md);
+		return rc;
+	}
+
+	/* PUTs that waited on a lazy portal (each holds an NI call) */
+	list_for_each_entry_safe(msg, tmp, &matched, list) {
+		struct lnet_ni *ni = msg->ni;
+
+		list_del_init(&msg->list);
+		lnet_put_matched(msg);
+		lnet_ni_call_end(ni);
+	}
+	list_for_each_entry_safe(msg, tmp, &dropped, list) {
+		struct lnet_ni *ni = msg->ni;
+
+		list_del_init(&msg->list);
+		lnet_drop_msg(msg, "too long for the MD");
+		lnet_ni_call_end(ni);
+	}
+	return 0;
+}
+EXPORT_SYMBOL_GPL(LNetMDAttach);
+
+/**
+ * LNetMDBind() - make a memory descriptor that is not on any portal
+ * @umd: the MD
+ * @unlink: LNET_UNLINK: unlink the MD when it is used up
+ * @handle: the new MD's handle
+ *
+ * Such MDs are the sources of LNetPut() and the sinks of LNetGet().
+ *
+ * Return: 0, -EINVAL, -ENOENT (stale EQ handle), -ENOMEM or -ENETDOWN.
+ */
+int LNetMDBind(struct lnet_md umd, enum lnet_unlink unlink,
+	       struct lnet_handle_md *handle)
+{
+	struct lnet_md_slot *slot;
+	struct lnet_libmd *md;
+
+	if (!handle)
+		return -EINVAL;
+	if (!lnet_is_running())
+		return -ENETDOWN;
+	md = lnet_md_build(&umd, unlink, -1);
+	if (IS_ERR(md))
+		return PTR_ERR(md);
+	slot = lnet_md_pick_slot();
+	lnet_htable_grow(&slot->handles, GFP_KERNEL);
+
+	spin_lock_bh(&slot->lock);
+	lnet_md_slot_insert(slot, md);
+	handle->cookie = md->handle.key;
+	spin_unlock_bh(&slot->lock);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(LNetMDBind);
+
+/**
+ * LNetMDUnlink() - unlink a memory descriptor
+ * @mdh: the MD
+ *
+ * An idle MD goes at once; a busy one once its operations in flight are
+ * done. Either way its last event is an UNLINK event (unlinked = 1) if it
+ * has an EQ, and the handle is stale from now on. Callback-safe.
+ *
+ * Return: 0 or -ENOENT.
+ */
+int LNetMDUnlink(struct lnet_handle_md mdh)
+{
+	struct lnet_md_slot *slot;
+	struct lnet_portal *ptl;
+	struct lnet_libmd *md;
+	bool deliver = false;
+	int ptl_index;
+
+	if (lnet_cookie_type(mdh.cookie) != LNET_COOKIE_MD)
+		return -ENOENT;
+	slot = lnet_md_slot_of(mdh.cookie);
+
+	spin_lock_bh(&slot->lock);
+	md = lnet_md_lookup(slot, mdh.cookie);
+	ptl_index = md ? md->ptl_index : -1;
+	if (md && ptl_index < 0)
+		deliver = lnet_md_unlink(md);
+	spin_unlock_bh(&slot->lock);
+	if (!md)
+		return -ENOENT;
+
+	if (ptl_index >= 0) {
+		/* attached: the portal lock comes first, so look again */
+		ptl = &lnet_core.portals[ptl_index];
+		spin_lock_bh(&ptl->lock);
+		spin_lock_bh(&slot->lock);
+		md = lnet_md_lookup(slot, mdh.cookie);
+		if (md)
+			deliver = lnet_md_unlink(md);
+		spin_unlock_bh(&slot->lock);
+		spin_unlock_bh(&ptl->lock);
+		if (!md)
+			return -ENOENT;
+	}
+	if (deliver)
+		lnet_md_slot_deliver(slot);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(LNetMDUnlink);
+
+/* Shutdown: wait until no slot is delivering events. */
+void lnet_md_slots_quiesce(void)
+{
+	unsigned int i;
+	bool busy;
+
+	for (i = 0; i < (1U << lnet_core.md_slot_bits); i++) {
+		struct lnet_md_slot *slot = &lnet_core.md_slots[i];
+
+		for (;;) {
+			spin_lock_bh(&slot->lock);
+			busy = slot->delivering || !list_empty(&slot->events);
+			spin_unlock_bh(&slot->lock);
+			if (!busy)
+				break;
+			usleep_range(200, 1000);
+		}
+	}
+}
+
+/*
+ * Shutdown: free the MDs LNet users left behind, silently. Messages are
+ * all gone and MEs are already detached.
+ */
+unsigned int lnet_md_cleanup(void)
+{
+	struct lnet_libmd *md;
+	struct hlist_node *tmp;
+	unsigned int i, b, n = 0;
+
+	for (i = 0; i < (1U << lnet_core.md_slot_bits); i++) {
+		struct lnet_md_slot *slot = &lnet_core.md_slots[i];
+		HLIST_HEAD(dead);
+
+		spin_lock_bh(&slot->lock);
+		for (b = 0; b < (1U << slot->handles.bits); b++) {
+			hlist_for_each_entry_safe(md, tmp,
+						  &slot->handles.buckets[b],
+						  handle.node) {
+				WARN_ON(md->msg_refs || md->me);
+				lnet_md_unhash(md);
+				hlist_add_head(&md->handle.node, &dead);
+				n++;
+			}
+		}
+		spin_unlock_bh(&slot->lock);
+
+		hlist_for_each_entry_safe(md, tmp, &dead, handle.node) {
+			hlist_del(&md->handle.node);
+			lnet_md_discard(md);
+		}
+	}
+	return n;
+}

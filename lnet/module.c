@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lnet.ko: module parameters, load and unload.
+ *
+ * Loading sets up what lives as long as the module (CPU partitions,
+ * portals, MD lock slots, handle tables, debugfs); LNet itself comes up
+ * with the first LNetNIInit(), or at load with config_on_load=1.
+ */
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+#include <linux/lnet/cpt.h>
+#include <linux/lnet/lib-lnet.h>
+#include <linux/lnet/test-export.h>
+
+char *lnet_networks = "";
+module_param_named(networks, lnet_networks, charp, 0444);
+MODULE_PARM_DESC(networks,
+		 "networks to bring up, e.g. \"tcp0(eth0),o2ib(ib0)\"; empty: 0@lo only");
+
+static int config_on_load;
+module_param(config_on_load, int, 0444);
+MODULE_PARM_DESC(config_on_load, "bring LNet up when the module loads (0/1)");
+
+unsigned int lnet_md_lock_slots;
+module_param_named(md_lock_slots, lnet_md_lock_slots, uint, 0444);
+LNET_EXPORT_FOR_TEST(lnet_md_lock_slots);
+MODULE_PARM_DESC(md_lock_slots,
+		 "MD lock slots, rounded up to a power of 2 (0: one per possible CPU; 1: a single lock)");
+
+int lnet_credits = 256;
+module_param_named(credits, lnet_credits, int, 0444);
+MODULE_PARM_DESC(credits, "messages in flight per NI");
+
+int lnet_peer_credits = 8;
+module_param_named(peer_credits, lnet_peer_credits, int, 0444);
+MODULE_PARM_DESC(peer_credits, "messages in flight per peer");
+
+static bool lnet_configured;
+
+/*
+ * Not from the module's init: bringing up a network may load an LND module,
+ * which cannot finish loading before lnet.ko has.
+ */
+static void lnet_configure(struct work_struct *work)
+{
+	int rc = LNetNIInit(LNET_PID_LUSTRE);
+
+	if (rc)
+		pr_err("lnet: config_on_load: LNetNIInit: %d\n", rc);
+	else
+		lnet_configured = true;
+}
+static DECLARE_WORK(lnet_configure_work, lnet_configure);
+
+static int __init lnet_init(void)
+{
+	int rc;
+
+	mutex_init(&lnet_core.api_mutex);
+	spin_lock_init(&lnet_core.net_lock);
+	INIT_LIST_HEAD(&lnet_core.nis);
+	atomic_set(&lnet_core.msg_count, 0);
+	LNetInvalidateEQHandle(&lnet_core.ping.eqh);
+
+	rc = lnet_cpt_init();
+	if (rc)
+		return rc;
+	rc = -ENOMEM;
+	lnet_core.counters = alloc_percpu(struct lnet_counters);
+	if (!lnet_core.counters)
+		goto fail_cpt;
+	rc = lnet_msg_cache_init();
+	if (rc)
+		goto fail_counters;
+	rc = lnet_me_cache_init();
+	if (rc)
+		goto fail_msg;
+	rc = lnet_portals_init();
+	if (rc)
+		goto fail_me;
+	rc = lnet_md_slots_init();
+	if (rc)
+		goto fail_portals;
+	rc = lnet_eq_table_init();
+	if (rc)
+		goto fail_slots;
+	rc = lnet_peers_init();
+	if (rc)
+		goto fail_eq;
+	rc = lnet_register_lnd(&lnet_lo_lnd);
+	if (rc)
+		goto fail_peers;
+	lnet_debugfs_init();
+	if (config_on_load)
+		schedule_work(&lnet_configure_work);
+	return 0;
+
+fail_peers:
+	lnet_peers_fini();
+fail_eq:
+	lnet_eq_table_fini();
+fail_slots:
+	lnet_md_slots_fini();
+fail_portals:
+	lnet_portals_fini();
+fail_me:
+	lnet_me_cache_fini();
+fail_msg:
+	lnet_msg_cache_fini();
+fail_counters:
+	free_percpu(lnet_core.counters);
+fail_cpt:
+	lnet_cpt_fini();
+	return rc;
+}
+
+static void __exit lnet_exit(void)
+{
+	flush_work(&lnet_configure_work);
+	if (lnet_configured)
+		LNetNIFini();
+	lnet_shutdown_all();
+
+	lnet_debugfs_fini();
+	lnet_unregister_lnd(&lnet_lo_lnd);
+	lnet_peers_fini();
+	lnet_eq_table_fini();
+	lnet_md_slots_fini();
+	lnet_portals_fini();
+	lnet_me_cache_fini();
+	lnet_msg_cache_fini();
+	free_percpu(lnet_core.counters);
+	lnet_cpt_fini();
+}
+
+module_init(lnet_init);
+module_exit(lnet_exit);
+MODULE_DESCRIPTION("LNet, the Lustre network message layer");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,577 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Moving messages: LNetPut()/LNetGet() and the send path, and lnet_parse(),
+ * where every header an LND receives enters the core.
+ *
+ * Send: pick the NI (the loopback NI for any local NID), the peer, wait
+ * for credits, then the LND's send(). Receive: check the header against
+ * lnet-wire.md section 3, match or look up the MD, then the LND's recv().
+ * A GET turns into its REPLY in place; a PUT's ACK is sent when the PUT
+ * is finalized.
+ */
+#include <linux/slab.h>
+#include <linux/lnet/lib-lnet.h>
+#include <linux/lnet/nidstr.h>
+#include "trace.h"
+
+/* ---- sending -------------------------------------------------------------- */
+
+/*
+ * Route a new message to @dst: choose its NI (from @self if that is not
+ * LNET_NID_ANY) and peer, and fill in the header's source. Local NIDs go
+ * through the loopback NI.
+ */
+int lnet_msg_route(struct lnet_msg *msg, lnet_nid_t self, lnet_nid_t dst,
+		   gfp_t gfp)
+{
+	struct lnet_ni *ni = NULL, *src_ni = NULL;
+	bool local;
+
+	rcu_read_lock();
+	if (!lnet_is_running()) {
+		rcu_read_unlock();
+		return -ESHUTDOWN;
+	}
+	if (self != LNET_NID_ANY) {
+		src_ni = lnet_ni_find_rcu(self);
+		if (!src_ni) {
+			rcu_read_unlock();
+			return -EINVAL;
+		}
+	}
+	local = lnet_ni_find_rcu(dst);
+	if (local)
+		ni = lnet_core.lo_ni;
+	else if (!src_ni)
+		ni = lnet_ni_find_net_rcu(LNET_NIDNET(dst));
+	else if (LNET_NIDNET(src_ni->nid) == LNET_NIDNET(dst))
+		ni = src_ni;
+	if (!ni || !percpu_ref_tryget_live(&ni->ref)) {
+		rcu_read_unlock();
+		return -EHOSTUNREACH;	/* no routes yet */
+	}
+	rcu_read_unlock();
+
+	msg->ni = ni;
+	msg->target.nid = dst;
+	msg->target.pid = msg->hdr.dest_pid;
+	msg->hdr.src_nid = local ? (src_ni ? self : dst) : ni->nid;
+	msg->hdr.src_pid = lnet_core.pid;
+	if (ni != lnet_core.lo_ni) {
+		msg->txpeer = lnet_peer_get(ni, dst, gfp);
+		if (!msg->txpeer)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Hand @msg to its NI's LND; any failure finalizes it. */
+void lnet_ni_send(struct lnet_msg *msg)
+{
+	struct lnet_ni *ni = msg->ni;
+	unsigned int len = msg->len;
+	int rc;
+
+	if (!lnet_ni_call_begin(ni)) {
+		lnet_finalize(msg, -ESHUTDOWN);
+		return;
+	}
+	trace_lnet_send(msg);
+	lnet_ni_stat_add(ni, send_count, 1);
+	lnet_ni_stat_add(ni, send_length, len);
+	lnet_counter_add(send_count, 1);
+	lnet_counter_add(send_length, len);
+	rc = ni->lnd->send(ni, msg->private, msg);	/* @msg may be gone */
+	lnet_ni_call_end(ni);
+	if (rc < 0)
+		lnet_finalize(msg, rc);
+}
+
+/*
+ * Send a routed message (msg->ni and ->target set) once credits allow.
+ * The message is the LND's or is finalized; the caller is done with it.
+ */
+void lnet_msg_launch(struct lnet_msg *msg)
+{
+	int rc;
+
+	msg->tx = 1;
+	if (!msg->txpeer && msg->ni != lnet_core.lo_ni) {
+		msg->txpeer = lnet_peer_get(msg->ni, msg->target.nid,
+					    GFP_ATOMIC);
+		if (!msg->txpeer) {
+			lnet_finalize(msg, -ENOMEM);
+			return;
+		}
+	}
+	rc = lnet_credits_acquire(msg);
+	if (rc < 0)
+		lnet_finalize(msg, rc);
+	else if (!rc)
+		lnet_ni_send(msg);
+	/* else queued for a credit: credits.c sends it */
+}
+
+static void lnet_msg_ev_send(struct lnet_msg *msg, unsigned int rlength)
+{
+	struct lnet_event *ev = &msg->ev.ev;
+	const struct lnet_hdr *hdr = &msg->hdr;
+
+	ev->type = LNET_EVENT_SEND;
+	ev->target.nid = hdr->dest_nid;
+	ev->target.pid = hdr->dest_pid;
+	ev->initiator.nid = hdr->src_nid;
+	ev->initiator.pid = hdr->src_pid;
+	ev->sender = hdr->src_nid;
+	ev->rlength = rlength;
+	ev->mlength = msg->len;
+	ev->offset = msg->offset;
+	if (hdr->type == LNET_MSG_PUT) {
+		ev->pt_index = hdr->msg.put.ptl_index;
+		ev->match_bits = hdr->msg.put.match_bits;
+		ev->hdr_data = hdr->msg.put.hdr_data;
+	} else {
+		ev->pt_index = hdr->msg.get.ptl_index;
+		ev->match_bits = hdr->msg.get.match_bits;
+	}
+}
+
+/* A new PUT or GET to @target, routed: the caller then takes its MD. */
+static struct lnet_msg *lnet_msg_new(lnet_nid_t self,
+				     struct lnet_process_id target,
+				     enum lnet_msg_type type, int *rc)
+{
+	struct lnet_msg *msg = lnet_msg_alloc(GFP_NOFS);
+
+	if (!msg) {
+		*rc = -ENOMEM;
+		return NULL;
+	}
+	msg->hdr.type = type;
+	msg->hdr.dest_nid = target.nid;
+	msg->hdr.dest_pid = target.pid;
+	*rc = lnet_msg_route(msg, self, target.nid, GFP_NOFS);
+	if (*rc) {
+		lnet_msg_free(msg);
+		return NULL;
+	}
+	return msg;
+}
+
+/**
+ * LNetPut() - send the contents of a bound MD to a portal of a process
+ * @self: local NID to send from, or LNET_NID_ANY
+ * @mdh: the source MD (from LNetMDBind())
+ * @ack: LNET_ACK_REQ to ask for an ACK event
+ * @target: the destination process
+ * @portal: the portal index there
+ * @match_bits: match bits
+ * @offset: offset in the target MD (if it lets the initiator choose)
+ * @hdr_data: 64 bits delivered in the target's event
+ *
+ * Takes one operation of the MD (two with an ACK: one for the SEND event,
+ * one for the ACK). Once this returns 0, the SEND event reports the
+ * outcome.
+ *
+ * Return: 0, -ENOENT (stale or used-up MD), -EINVAL, -EMSGSIZE (MD larger
+ * than LNET_MTU), -EHOSTUNREACH, -ENOMEM or -ENETDOWN.
+ */
+int LNetPut(lnet_nid_t self, struct lnet_handle_md mdh, enum lnet_ack_req ack,
+	    struct lnet_process_id target, unsigned int portal,
+	    u64 match_bits, unsigned int offset, u64 hdr_data)
+{
+	unsigned int len = LNET_MTU;
+	struct lnet_msg *msg;
+	int rc;
+
+	if (!lnet_is_running())
+		return -ENETDOWN;
+	if (portal >= LNET_MAX_PORTALS)
+		return -EINVAL;
+	if (lnet_cookie_type(mdh.cookie) != LNET_COOKIE_MD)
+		return -ENOENT;
+	msg = lnet_msg_new(self, target, LNET_MSG_PUT, &rc);
+	if (!msg)
+		return rc;
+	rc = lnet_md_take(mdh, msg, &len);
+	if (rc) {
+		lnet_msg_free(msg);
+		return rc;
+	}
+	msg->len = len;
+	msg->hdr.payload_length = len;
+	if (ack == LNET_ACK_REQ) {
+		msg->hdr.msg.put.ack_wmd.wh_interface_cookie =
+			lnet_core.interface_cookie;
+		msg->hdr.msg.put.ack_wmd.wh_object_cookie = mdh.cookie;
+	} else {
+		msg->hdr.msg.put.ack_wmd = LNET_WIRE_HANDLE_NONE;
+	}
+	msg->hdr.msg.put.match_bits = match_bits;
+	msg->hdr.msg.put.hdr_data = hdr_data;
+	msg->hdr.msg.put.ptl_index = portal;
+	msg->hdr.msg.put.offset = offset;
+	lnet_msg_ev_send(msg, len);
+	lnet_msg_launch(msg);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(LNetPut);
+
+/**
+ * LNetGet() - fetch data from a portal of a process into a bound MD
+ * @self: local NID to send from, or LNET_NID_ANY
+ * @mdh: the sink MD (from LNetMDBind()); the REPLY lands at its start
+ * @target: the process to read from
+ * @portal: the portal index there
+ * @match_bits: match bits
+ * @offset: offset in the target MD (if it lets the initiator choose)
+ *
+ * Takes one operation of the MD for the SEND event and one for the REPLY.
+ *
+ * Return: as LNetPut().
+ */
+int LNetGet(lnet_nid_t self, struct lnet_handle_md mdh,
+	    struct lnet_process_id target, unsigned int portal,
+	    u64 match_bits, unsigned int offset)
+{
+	unsigned int sink = 0;
+	struct lnet_msg *msg;
+	int rc;
+
+	if (!lnet_is_running())
+		return -ENETDOWN;
+	if (portal >= LNET_MAX_PORTALS)
+		return -EINVAL;
+	if (lnet_cookie_type(mdh.cookie) != LNET_COOKIE_MD)
+		return -ENOENT;
+	msg = lnet_msg_new(self, target, LNET_MSG_GET, &rc);
+	if (!msg)
+		return rc;
+	rc = lnet_md_take(mdh, msg, &sink);
+	if (rc) {
+		lnet_msg_free(msg);
+		return rc;
+	}
+	msg->len = 0;		/* a GET carries no payload */
+	msg->hdr.msg.get.return_wmd.wh_interface_cookie =
+		lnet_core.interface_cookie;
+	msg->hdr.msg.get.return_wmd.wh_object_cookie = mdh.cookie;
+	msg->hdr.msg.get.match_bits = match_bits;
+	msg->hdr.msg.get.ptl_index = portal;
+	msg->hdr.msg.get.src_offset = offset;
+	msg->hdr.msg.get.sink_length = sink;
+	lnet_msg_ev_send(msg, sink);
+	lnet_msg_launch(msg);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(LNetGet);
+
+/* ---- receiving ------------------------------------------------------------ */
+
+void lnet_ni_recv(struct lnet_ni *ni, void *private, struct lnet_msg *msg,
+		  bool delayed, unsigned int mlen, unsigned int rlen)
+{
+	struct iov_iter to;
+	int rc;
+
+	if (msg && mlen)
+		lnet_md_iter(msg->md, ITER_DEST, msg->offset, mlen, &to);
+	else
+		iov_iter_kvec(&to, ITER_DEST, NULL, 0, 0);
+	rc = ni->lnd->recv(ni, private, msg, delayed, &to, mlen, rlen);
+	if (rc < 0 && msg)
+		lnet_finalize(msg, rc);
+}
+
+/* Let the LND discard a message's payload and release its context. */
+void lnet_drop_rx(struct lnet_ni *ni, void *private, unsigned int rlen,
+		  bool delayed, const char *why)
+{
+	trace_lnet_drop(ni, rlen, why);
+	lnet_ni_stat_add(ni, drop_count, 1);
+	lnet_ni_stat_add(ni, drop_length, rlen);
+	lnet_counter_add(drop_count, 1);
+	lnet_counter_add(drop_length, rlen);
+	lnet_ni_recv(ni, private, NULL, delayed, 0, rlen);
+}
+
+/* Drop a parsed message that nothing took. */
+void lnet_drop_msg(struct lnet_msg *msg, const char *why)
+{
+	lnet_drop_rx(msg->ni, msg->private, msg->hdr.payload_length,
+		     msg->delayed, why);
+	lnet_msg_free(msg);
+}
+
+static void lnet_msg_ev_rx(struct lnet_msg *msg, enum lnet_event_kind type)
+{
+	struct lnet_event *ev = &msg->ev.ev;
+	const struct lnet_hdr *hdr = &msg->hdr;
+	struct lnet_process_id remote = {
+		.nid = hdr->src_nid, .pid = hdr->src_pid,
+	};
+	struct lnet_process_id local = {
+		.nid = hdr->dest_nid, .pid = hdr->dest_pid,
+	};
+
+	ev->type = type;
+	ev->sender = msg->from;
+	ev->rlength = msg->wanted;
+	ev->mlength = msg->len;
+	ev->offset = msg->offset;
+	switch (type) {
+	case LNET_EVENT_PUT:
+		ev->target = local;
+		ev->initiator = remote;
+		ev->pt_index = hdr->msg.put.ptl_index;
+		ev->match_bits = hdr->msg.put.match_bits;
+		ev->hdr_data = hdr->msg.put.hdr_data;
+		break;
+	case LNET_EVENT_GET:
+		ev->target = local;
+		ev->initiator = remote;
+		ev->pt_index = hdr->msg.get.ptl_index;
+		ev->match_bits = hdr->msg.get.match_bits;
+		break;
+	case LNET_EVENT_ACK:
+		ev->match_bits = hdr->msg.ack.match_bits;
+		ev->rlength = hdr->msg.ack.mlength;
+		ev->mlength = hdr->msg.ack.mlength;
+		fallthrough;
+	default:
+		/* REPLY and ACK answer our own PUT/GET */
+		ev->target = remote;
+		ev->initiator = local;
+		break;
+	}
+}
+
+/* A PUT was matched (now, or after waiting on a lazy portal): receive it. */
+void lnet_put_matched(struct lnet_msg *msg)
+{
+	lnet_msg_ev_rx(msg, LNET_EVENT_PUT);
+	msg->ack_wanted =
+		!lnet_wire_handle_is_none(&msg->hdr.msg.put.ack_wmd) &&
+		!(msg->md->umd.options & LNET_MD_ACK_DISABLE);
+	lnet_ni_recv(msg->ni, msg->private, msg, msg->delayed, msg->len,
+		     msg->wanted);
+}
+
+static void lnet_parse_put(struct lnet_msg *msg)
+{
+	struct lnet_match_info info = {
+		.match_bits	= msg->hdr.msg.put.match_bits,
+		.src.nid	= msg->hdr.src_nid,
+		.src.pid	= msg->hdr.src_pid,
+		.rlength	= msg->hdr.payload_length,
+		.roffset	= msg->hdr.msg.put.offset,
+		.op		= LNET_MD_OP_PUT,
+		.portal		= msg->hdr.msg.put.ptl_index,
+	};
+
+	if (info.portal >= LNET_MAX_PORTALS) {
+		lnet_drop_msg(msg, "PUT to a bad portal");
+		return;
+	}
+	switch (lnet_ptl_match(msg, &info)) {
+	case LNET_MATCH_OK:
+		lnet_put_matched(msg);
+		break;
+	case LNET_MATCH_DELAYED:
+		break;		/* @msg belongs to the lazy portal now */
+	default:
+		lnet_drop_msg(msg, "PUT matched no MD");
+		break;
+	}
+}
+
+static void lnet_parse_get(struct lnet_msg *msg)
+{
+	struct lnet_hdr *hdr = &msg->hdr;
+	struct lnet_match_info info = {
+		.match_bits	= hdr->msg.get.match_bits,
+		.src.nid	= hdr->src_nid,
+		.src.pid	= hdr->src_pid,
+		.rlength	= hdr->msg.get.sink_length,
+		.roffset	= hdr->msg.get.src_offset,
+		.op		= LNET_MD_OP_GET,
+		.portal		= hdr->msg.get.ptl_index,
+	};
+	struct lnet_handle_wire wmd = hdr->msg.get.return_wmd;
+	lnet_nid_t me_nid = hdr->dest_nid;
+
+	if (info.portal >= LNET_MAX_PORTALS ||
+	    lnet_ptl_match(msg, &info) != LNET_MATCH_OK) {
+		lnet_drop_msg(msg, "GET matched no MD");
+		return;
+	}
+	lnet_msg_ev_rx(msg, LNET_EVENT_GET);
+
+	/* the GET becomes its REPLY, from the NID it was sent to */
+	msg->target.nid = msg->from;
+	msg->target.pid = hdr->src_pid;
+	hdr->type = LNET_MSG_REPLY;
+	hdr->dest_nid = hdr->src_nid;
+	hdr->dest_pid = hdr->src_pid;
+	hdr->src_nid = me_nid;
+	hdr->src_pid = lnet_core.pid;
+	hdr->payload_length = msg->len;
+	memset(&hdr->msg, 0, sizeof(hdr->msg));
+	hdr->msg.reply.dst_wmd = wmd;
+
+	/* an RDMA GET's context goes with the REPLY; else the GET is done */
+	if (!msg->rdma_get) {
+		lnet_ni_recv(msg->ni, msg->private, NULL, false, 0, 0);
+		msg->private = NULL;
+	}
+	lnet_msg_launch(msg);
+}
+
+static void lnet_parse_reply(struct lnet_msg *msg)
+{
+	if (lnet_md_commit_wire(&msg->hdr.msg.reply.dst_wmd, msg,
+				msg->hdr.payload_length, true)) {
+		lnet_drop_msg(msg, "REPLY to no MD");
+		return;
+	}
+	lnet_msg_ev_rx(msg, LNET_EVENT_REPLY);
+	lnet_ni_recv(msg->ni, msg->private, msg, false, msg->len,
+		     msg->wanted);
+}
+
+static void lnet_parse_ack(struct lnet_msg *msg)
+{
+	if (lnet_md_commit_wire(&msg->hdr.msg.ack.dst_wmd, msg, 0, false)) {
+		lnet_drop_msg(msg, "ACK to no MD");
+		return;
+	}
+	lnet_msg_ev_rx(msg, LNET_EVENT_ACK);
+	lnet_ni_recv(msg->ni, msg->private, msg, false, 0, 0);
+}
+
+/*
+ * lnet-wire.md section 3: -EPROTO for what makes an LND close the
+ * connection, 1 for a message to drop (not for us and we do not route),
+ * 0 to go on.
+ */
+static int lnet_parse_check(struct lnet_ni *ni, const struct lnet_hdr *hdr,
+			    bool rdma_req)
+{
+	lnet_nid_t dest = hdr->dest_nid;
+
+	switch (hdr->type) {
+	case LNET_MSG_ACK:
+	case LNET_MSG_GET:
+		if (hdr->payload_length)
+			return -EPROTO;
+		break;
+	case LNET_MSG_PUT:
+	case LNET_MSG_REPLY:
+		if (hdr->payload_length > LNET_MTU)
+			return -EPROTO;
+		break;
+	default:
+		return -EPROTO;
+	}
+
+	if (dest == ni->nid)
+		return 0;
+	/* the loopback NI carries messages to any local NID */
+	if (ni == lnet_core.lo_ni)
+		return lnet_nid_is_local(dest) ? 0 : -EPROTO;
+	/* the sender should have addressed the NI directly */
+	if (LNET_NIDNET(dest) == LNET_NIDNET(ni->nid) ||
+	    lnet_nid_is_local(dest))
+		return -EPROTO;
+	if (rdma_req && hdr->type == LNET_MSG_GET)
+		return -EPROTO;
+	return 1;
+}
+
+static void lnet_parse_error(struct lnet_ni *ni, const struct lnet_hdr *hdr,
+			     lnet_nid_t from)
+{
+	char me[LNET_NIDSTR_SIZE], src[LNET_NIDSTR_SIZE], dst[LNET_NIDSTR_SIZE];
+
+	lnet_counter_add(errors, 1);
+	pr_warn_ratelimited("lnet: %s: bad message from %s (type %u, %u bytes, for %s)\n",
+			    lnet_nid2str(ni->nid, me, sizeof(me)),
+			    lnet_nid2str(from, src, sizeof(src)), hdr->type,
+			    hdr->payload_length,
+			    lnet_nid2str(hdr->dest_nid, dst, sizeof(dst)));
+}
+
+/**
+ * lnet_parse() - hand a received header to LNet
+ * @ni: the NI it arrived on
+ * @hdr: the header, in host order
+ * @from: the LND-level peer that sent it
+ * @private: the LND's context for this message
+ * @rdma_req: the LND will RDMA a GET's REPLY itself (o2iblnd GET_REQ)
+ *
+ * On 0 the LND's recv() is called for @private exactly once - with a
+ * message to receive into, or with NULL to discard the payload - now or
+ * later; except that for a matched RDMA GET, @private is passed to send()
+ * with the REPLY instead. @hdr is not used after lnet_parse() returns.
+ *
+ * Context: process context, no LNet lock held; not after @ni's shutdown()
+ * returned.
+ *
+ * Return: 0, -EPROTO for a protocol violation (close the connection) or
+ * -ESHUTDOWN; recv() is not called then.
+ */
+int lnet_parse(struct lnet_ni *ni, const struct lnet_hdr *hdr,
+	       lnet_nid_t from, void *private, bool rdma_req)
+{
+	struct lnet_msg *msg;
+	int rc;
+
+	trace_lnet_parse(ni, hdr, from);
+	rc = lnet_parse_check(ni, hdr, rdma_req);
+	if (rc < 0) {
+		lnet_parse_error(ni, hdr, from);
+		return rc;
+	}
+	if (!lnet_is_running() || READ_ONCE(ni->state) != LNET_NI_STATE_UP)
+		return -ESHUTDOWN;
+
+	lnet_ni_stat_add(ni, recv_count, 1);
+	lnet_ni_stat_add(ni, recv_length, hdr->payload_length);
+	lnet_counter_add(recv_count, 1);
+	lnet_counter_add(recv_length, hdr->payload_length);
+	if (rc > 0) {
+		lnet_drop_rx(ni, private, hdr->payload_length, false,
+			     "not for this node");
+		return 0;
+	}
+
+	msg = lnet_msg_alloc(GFP_NOFS);
+	if (!msg) {
+		lnet_drop_rx(ni, private, hdr->payload_length, false,
+			     "no memory");
+		return 0;
+	}
+	msg->hdr = *hdr;	/* loopback: @hdr may be freed from here on */
+	msg->from = from;
+	msg->private = private;
+	msg->ni = ni;
+	percpu_ref_get(&ni->ref);
+	msg->rdma_get = rdma_req && msg->hdr.type == LNET_MSG_GET;
+
+	switch (msg->hdr.type) {
+	case LNET_MSG_PUT:
+		lnet_parse_put(msg);
+		break;
+	case LNET_MSG_GET:
+		lnet_parse_get(msg);
+		break;
+	case LNET_MSG_REPLY:
+		lnet_parse_reply(msg);
+		break;
+	default:
+		lnet_parse_ack(msg);
+		break;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_GPL(lnet_parse);

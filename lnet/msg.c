@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Messages: allocation and the end of their life, lnet_finalize().
+ *
+ * Finalizing returns the send credits a message held, sends the ACK a
+ * PUT asked for, and hands the message's event to its MD's slot, whose
+ * deliverer frees the message once the event is delivered.
+ */
+#include <linux/slab.h>
+#include <linux/wait_bit.h>
+#include <linux/lnet/lib-lnet.h>
+#include "trace.h"
+
+static struct kmem_cache *lnet_msg_cache;
+
+int lnet_msg_cache_init(void)
+{
+	lnet_msg_cache = KMEM_CACHE(lnet_msg, 0);
+	return lnet_msg_cache ? 0 : -ENOMEM;
+}
+
+void lnet_msg_cache_fini(void)
+{
+	kmem_cache_destroy(lnet_msg_cache);
+}
+
+struct lnet_msg *lnet_msg_alloc(gfp_t gfp)
+{
+	struct lnet_msg *msg = kmem_cache_zalloc(lnet_msg_cache, gfp);
+	int n;
+
+	if (!msg)
+		return NULL;
+	INIT_LIST_HEAD(&msg->list);
+	INIT_LIST_HEAD(&msg->ev.link);
+	n = atomic_inc_return(&lnet_core.msg_count);
+	/* a high-water mark for debugfs: racy, never low by much */
+	if (n > READ_ONCE(lnet_core.msg_max))
+		WRITE_ONCE(lnet_core.msg_max, n);
+	return msg;
+}
+
+void lnet_msg_free(struct lnet_msg *msg)
+{
+	if (msg->txpeer)
+		lnet_peer_put(msg->txpeer);
+	if (msg->ni)
+		percpu_ref_put(&msg->ni->ref);
+	kmem_cache_free(lnet_msg_cache, msg);
+	if (atomic_dec_and_test(&lnet_core.msg_count))
+		wake_up_var(&lnet_core.msg_count);
+}
+
+/* The ACK for @put, which was received into its MD in full or in part. */
+static struct lnet_msg *lnet_ack_prepare(const struct lnet_msg *put)
+{
+	struct lnet_msg *ack = lnet_msg_alloc(GFP_ATOMIC);
+	struct lnet_hdr *hdr;
+
+	if (!ack) {
+		lnet_counter_add(errors, 1);
+		return NULL;
+	}
+	hdr = &ack->hdr;
+	hdr->type = LNET_MSG_ACK;
+	hdr->dest_nid = put->hdr.src_nid;
+	hdr->dest_pid = put->hdr.src_pid;
+	hdr->src_nid = put->hdr.dest_nid;
+	hdr->src_pid = lnet_core.pid;
+	hdr->msg.ack.dst_wmd = put->hdr.msg.put.ack_wmd;
+	hdr->msg.ack.match_bits = put->hdr.msg.put.match_bits;
+	hdr->msg.ack.mlength = put->len;
+	ack->target.nid = put->from;
+	ack->target.pid = put->hdr.src_pid;
+	ack->ni = put->ni;
+	percpu_ref_get(&ack->ni->ref);
+	return ack;
+}
+
+/**
+ * lnet_finalize() - the end of a message's send or receive
+ * @msg: the message (NULL is ignored)
+ * @status: 0 or -errno; reported in the message's event
+ *
+ * Called by LNDs exactly once per message they accepted, and by the core.
+ * Context: process or softirq context, no LNet lock held.
+ */
+void lnet_finalize(struct lnet_msg *msg, int status)
+{
+	struct lnet_msg *ack = NULL;
+
+	if (!msg)
+		return;
+	if (WARN_ON_ONCE(msg->finalized))
+		return;
+	msg->finalized = 1;
+	msg->status = status;
+	trace_lnet_finalize(msg, status);
+	if (status)
+		lnet_counter_add(errors, 1);
+
+	if (msg->tx)
+		lnet_credits_return(msg);
+	else if (!status && msg->ack_wanted && lnet_is_running())
+		ack = lnet_ack_prepare(msg);
+
+	if (msg->md)
+		lnet_msg_detach_md(msg, status);	/* @msg is gone */
+	else
+		lnet_msg_free(msg);
+
+	if (ack)
+		lnet_msg_launch(ack);
+}
+EXPORT_SYMBOL_GPL(lnet_finalize);
+
+/**
+ * lnet_create_reply_msg() - the REPLY of a GET that an LND completes itself
+ * @ni: the NI the GET went out on
+ * @get_msg: the GET being sent
+ *
+ * For LNDs that RDMA the REPLY's data straight into the sink (o2iblnd): no
+ * REPLY header will be parsed, so the LND makes the REPLY message here,
+ * sets its length with lnet_set_reply_msg_len() and finalizes it.
+ *
+ * Return: the message, or NULL if the sink MD is gone (then no REPLY is
+ * delivered).
+ */
+struct lnet_msg *lnet_create_reply_msg(struct lnet_ni *ni,
+				       struct lnet_msg *get_msg)
+{
+	const struct lnet_hdr *ghdr = &get_msg->hdr;
+	struct lnet_msg *msg = lnet_msg_alloc(GFP_ATOMIC);
+	struct lnet_event *ev;
+
+	if (!msg)
+		return NULL;
+	if (lnet_md_commit_wire(&ghdr->msg.get.return_wmd, msg,
+				ghdr->msg.get.sink_length, true)) {
+		lnet_msg_free(msg);
+		return NULL;
+	}
+	msg->ni = ni;
+	percpu_ref_get(&ni->ref);
+	msg->from = ghdr->dest_nid;
+	msg->hdr.type = LNET_MSG_REPLY;
+	msg->hdr.src_nid = ghdr->dest_nid;
+	msg->hdr.src_pid = ghdr->dest_pid;
+	msg->hdr.dest_nid = ghdr->src_nid;
+	msg->hdr.dest_pid = ghdr->src_pid;
+	msg->len = 0;		/* until lnet_set_reply_msg_len() */
+	msg->wanted = 0;
+
+	ev = &msg->ev.ev;
+	ev->type = LNET_EVENT_REPLY;
+	ev->target.nid = ghdr->dest_nid;
+	ev->target.pid = ghdr->dest_pid;
+	ev->initiator.nid = ghdr->src_nid;
+	ev->initiator.pid = ghdr->src_pid;
+	ev->sender = ghdr->dest_nid;
+	return msg;
+}
+EXPORT_SYMBOL_GPL(lnet_create_reply_msg);
+
+/**
+ * lnet_set_reply_msg_len() - how much data the REPLY brought
+ * @ni: the NI
+ * @reply: from lnet_create_reply_msg()
+ * @len: bytes written into the sink
+ */
+void lnet_set_reply_msg_len(struct lnet_ni *ni, struct lnet_msg *reply,
+			    unsigned int len)
+{
+	if (WARN_ON_ONCE(reply->ni != ni))
+		return;
+	reply->len = len;
+	reply->wanted = len;
+	reply->hdr.payload_length = len;
+	reply->ev.ev.rlength = len;
+	reply->ev.ev.mlength = len;
+}
+EXPORT_SYMBOL_GPL(lnet_set_reply_msg_len);

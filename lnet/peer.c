@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Peers: the nodes we send to, one per NID, hashed by NID under
+ * lnet_core.net_lock. The table holds a reference, and so does every
+ * message being sent to the peer. A peer belongs to the NI it is reached
+ * through and is removed when that NI goes down.
+ */
+#include <linux/slab.h>
+#include <linux/lnet/lib-lnet.h>
+#include <linux/lnet/test-export.h>
+
+int lnet_peers_init(void)
+{
+	return lnet_htable_init(&lnet_core.peers, 8, &lnet_core.net_lock);
+}
+
+void lnet_peers_fini(void)
+{
+	lnet_htable_fini(&lnet_core.peers);
+}
+
+static void lnet_peer_release(struct kref *kref)
+{
+	kfree(container_of(kref, struct lnet_peer, kref));
+}
+
+void lnet_peer_put(struct lnet_peer *peer)
+{
+	kref_put(&peer->kref, lnet_peer_release);
+}
+
+static struct lnet_peer *lnet_peer_find_locked(lnet_nid_t nid)
+{
+	struct lnet_peer *peer;
+
+	lockdep_assert_held(&lnet_core.net_lock);
+	hlist_for_each_entry(peer, lnet_htable_bucket(&lnet_core.peers, nid),
+			     hnode.node)
+		if (peer->nid == nid)
+			return peer;
+	return NULL;
+}
+
+/* The peer @nid on @ni, created if need be; a reference for the caller. */
+struct lnet_peer *lnet_peer_get(struct lnet_ni *ni, lnet_nid_t nid, gfp_t gfp)
+{
+	struct lnet_peer *peer, *new;
+
+	spin_lock_bh(&lnet_core.net_lock);
+	peer = lnet_peer_find_locked(nid);
+	if (peer)
+		kref_get(&peer->kref);
+	spin_unlock_bh(&lnet_core.net_lock);
+	if (peer)
+		return peer;
+
+	new = kzalloc(sizeof(*new), gfp);
+	if (!new)
+		return NULL;
+	kref_init(&new->kref);		/* the table's */
+	new->nid = nid;
+	new->ni = ni;
+	new->max_tx_credits = ni->peer_tx_credits;
+	new->tx_credits = new->max_tx_credits;
+	new->min_tx_credits = new->max_tx_credits;
+	INIT_LIST_HEAD(&new->tx_queue);
+	lnet_htable_grow(&lnet_core.peers, gfp);
+
+	spin_lock_bh(&lnet_core.net_lock);
+	peer = lnet_peer_find_locked(nid);
+	if (!peer && ni->state == LNET_NI_STATE_UP) {
+		lnet_htable_add(&lnet_core.peers, &new->hnode, nid);
+		peer = new;
+		new = NULL;
+	}
+	if (peer)
+		kref_get(&peer->kref);
+	spin_unlock_bh(&lnet_core.net_lock);
+	kfree(new);
+	return peer;
+}
+
+/*
+ * @ni is going down: unhash its peers and move the messages waiting for
+ * their credits to @queued. Called with net_lock held.
+ */
+void lnet_peers_del_ni(struct lnet_ni *ni, struct list_head *queued)
+{
+	struct lnet_htable *t = &lnet_core.peers;
+	struct hlist_node *tmp;
+	struct lnet_peer *peer;
+	unsigned int b;
+
+	lockdep_assert_held(&lnet_core.net_lock);
+	for (b = 0; b < (1U << t->bits); b++) {
+		hlist_for_each_entry_safe(peer, tmp, &t->buckets[b],
+					  hnode.node) {
+			if (peer->ni != ni)
+				continue;
+			list_splice_tail_init(&peer->tx_queue, queued);
+			lnet_htable_del(t, &peer->hnode);
+			/* messages sending to it keep it until they are freed */
+			lnet_peer_put(peer);
+		}
+	}
+}
+
+int lnet_peer_credit_state(lnet_nid_t nid, int *credits, int *min_credits,
+			   int *queued)
+{
+	struct lnet_peer *peer;
+	struct lnet_msg *msg;
+	int max = -ENOENT;
+
+	spin_lock_bh(&lnet_core.net_lock);
+	peer = lnet_peer_find_locked(nid);
+	if (peer) {
+		max = peer->max_tx_credits;
+		*credits = peer->tx_credits;
+		*min_credits = peer->min_tx_credits;
+		*queued = 0;
+		list_for_each_entry(msg, &peer->tx_queue, list)
+			(*queued)++;
+	}
+	spin_unlock_bh(&lnet_core.net_lock);
+	return max;
+}
+LNET_EXPORT_FOR_TEST(lnet_peer_credit_state);

@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Ping: the responder on the reserved portal (lnet-wire.md sections 5 and
+ * 6) and an in-kernel ping client.
+ *
+ * The ping target is an MD on portal 0 that serves GETs with the ping
+ * match bits from anyone, the initiator choosing the offset and the reply
+ * truncated to the sink. Its content lists 0@lo (carrying the ping-target
+ * sequence number) and then every NI with status UP. We advertise
+ * NI_STATUS | RTE_DISABLED: no Multi-Rail and no discovery, the "minimal
+ * safe choice" of the spec, so peers never push to us and we need no push
+ * target (portal 0 stays non-lazy).
+ *
+ * When the NI list changes the info is rebuilt: the new MD is posted
+ * behind the old one, then the old one is unlinked, so pings keep being
+ * answered. A buffer is freed only after its MD's UNLINK event, i.e. once
+ * no REPLY is still reading it.
+ */
+#include <linux/completion.h>
+#include <linux/jiffies.h>
+#include <linux/slab.h>
+#include <linux/swab.h>
+#include <linux/lnet/lib-lnet.h>
+#include <linux/lnet/test-export.h>
+
+#define LNET_PING_FEATURES	(LNET_PING_FEAT_NI_STATUS | \
+				 LNET_PING_FEAT_RTE_DISABLED)
+
+struct lnet_ping_buffer {
+	struct completion	unlinked;
+	struct lnet_handle_me	meh;
+	size_t			size;
+	struct lnet_ping_info	*info;
+};
+
+/**
+ * lnet_ping_info_fill() - write this node's ping info
+ * @buf: where to
+ * @size: bytes at @buf
+ * @seq: the ping-target sequence number, for entry 0
+ *
+ * Called with api_mutex held, so the NI list is stable.
+ *
+ * Return: the info's full size (more than @size: only @size written).
+ */
+size_t lnet_ping_info_fill(void *buf, size_t size, u32 seq)
+{
+	struct lnet_ping_info *info = buf;
+	struct lnet_ping_nid ent;
+	size_t need = lnet_ping_info_size(lnet_core.nni);
+	struct lnet_ping_info hdr = {
+		.magic		= LNET_PROTO_PING_MAGIC,
+		.features	= LNET_PING_FEATURES,
+		.pid		= lnet_core.pid,
+		.nnis		= lnet_core.nni,
+	};
+	struct lnet_ni *ni;
+	unsigned int i = 0;
+
+	lockdep_assert_held(&lnet_core.api_mutex);
+	memset(buf, 0, size);
+	memcpy(buf, &hdr, min(size, sizeof(hdr)));
+	/* the loopback NI is first on the list, as entry 0 must be */
+	list_for_each_entry(ni, &lnet_core.nis, list) {
+		ent.nid = ni->nid;
+		ent.status = i ? LNET_NI_STATUS_UP : seq;
+		ent.msg_size = 0;
+		if (lnet_ping_info_size(i + 1) <= size)
+			info->ni[i] = ent;
+		i++;
+	}
+	return need;
+}
+LNET_EXPORT_FOR_TEST(lnet_ping_info_fill);
+
+static void lnet_ping_target_event(struct lnet_event *ev)
+{
+	struct lnet_ping_buffer *pbuf = ev->md.user_ptr;
+
+	if (ev->unlinked)
+		complete(&pbuf->unlinked);
+}
+
+static void lnet_ping_buffer_free(struct lnet_ping_buffer *pbuf)
+{
+	kfree(pbuf->info);
+	kfree(pbuf);
+}
+
+static struct lnet_ping_buffer *lnet_ping_buffer_post(u32 seq)
+{
+	struct lnet_process_id anyone = {
+		.nid = LNET_NID_ANY, .pid = LNET_PID_ANY,
+	};
+	struct lnet_ping_buffer *pbuf;
+	struct lnet_handle_md mdh;
+	struct lnet_md md;
+	int rc = -ENOMEM;
+
+	pbuf = kzalloc(sizeof(*pbuf), GFP_KERNEL);
+	if (!pbuf)
+		return ERR_PTR(-ENOMEM);
+	init_completion(&pbuf->unlinked);
+	pbuf->size = lnet_ping_info_size(lnet_core.nni);
+	pbuf->info = kzalloc(pbuf->size, GFP_KERNEL);
+	if (!pbuf->info)
+		goto fail_free;
+	lnet_ping_info_fill(pbuf->info, pbuf->size, seq);
+
+	rc = LNetMEAttach(LNET_RESERVED_PORTAL, anyone,
+			  LNET_PROTO_PING_MATCHBITS, 0, LNET_UNLINK,
+			  LNET_INS_AFTER, &pbuf->meh);
+	if (rc)
+		goto fail_free;
+	md = (struct lnet_md) {
+		.start		= pbuf->info,
+		.length		= pbuf->size,
+		.threshold	= LNET_MD_THRESH_INF,
+		.options	= LNET_MD_OP_GET | LNET_MD_TRUNCATE |
+				  LNET_MD_MANAGE_REMOTE,
+		.user_ptr	= pbuf,
+		.eq_handle	= lnet_core.ping.eqh,
+	};
+	rc = LNetMDAttach(pbuf->meh, md, LNET_RETAIN, &mdh);
+	if (rc)
+		goto fail_me;
+	return pbuf;
+
+fail_me:
+	LNetMEUnlink(pbuf->meh);
+fail_free:
+	lnet_ping_buffer_free(pbuf);
+	return ERR_PTR(rc);
+}
+
+static void lnet_ping_buffer_unpost(struct lnet_ping_buffer *pbuf)
+{
+	LNetMEUnlink(pbuf->meh);
+	wait_for_completion(&pbuf->unlinked);
+	lnet_ping_buffer_free(pbuf);
+}
+
+int lnet_ping_target_init(void)
+{
+	struct lnet_ping_buffer *pbuf;
+	int rc;
+
+	lockdep_assert_held(&lnet_core.api_mutex);
+	rc = LNetEQAlloc(0, lnet_ping_target_event, &lnet_core.ping.eqh);
+	if (rc)
+		return rc;
+	lnet_core.ping.seq = 1;
+	pbuf = lnet_ping_buffer_post(lnet_core.ping.seq);
+	if (IS_ERR(pbuf)) {
+		LNetEQFree(lnet_core.ping.eqh);
+		return PTR_ERR(pbuf);
+	}
+	lnet_core.ping.cur = pbuf;
+	return 0;
+}
+
+void lnet_ping_target_fini(void)
+{
+	lockdep_assert_held(&lnet_core.api_mutex);
+	if (!lnet_core.ping.cur)
+		return;
+	lnet_ping_buffer_unpost(lnet_core.ping.cur);
+	lnet_core.ping.cur = NULL;
+	LNetEQFree(lnet_core.ping.eqh);
+}
+
+/* The NI list changed: answer with the new list from now on. */
+int lnet_ping_target_update(void)
+{
+	struct lnet_ping_buffer *pbuf;
+
+	lockdep_assert_held(&lnet_core.api_mutex);
+	if (!lnet_core.ping.cur)
+		return 0;
+	pbuf = lnet_ping_buffer_post(lnet_core.ping.seq + 1);
+	if (IS_ERR(pbuf))
+		return PTR_ERR(pbuf);	/* keep answering with the old one */
+	lnet_core.ping.seq++;
+	lnet_ping_buffer_unpost(lnet_core.ping.cur);
+	lnet_core.ping.cur = pbuf;
+	return 0;
+}
+
+/**
+ * lnet_ping_info_check() - validate a received ping info (lnet-wire.md 5.4)
+ * @buf: the info, swapped in place to host order if the sender's differs
+ * @len: bytes received
+ *
+ * Return: the number of complete entries to use (at most the info's own
+ * count), -EPROTO for a malformed info, -ERANGE for an absurd count.
+ */
+int lnet_ping_info_check(void *buf, unsigned int len)
+{
+	struct lnet_ping_info *info = buf;
+	unsigned int i, n;
+
+	if (len < lnet_ping_info_size(1))
+		return -EPROTO;
+	n = (len - sizeof(*info)) / sizeof(info->ni[0]);
+	if (info->magic == swab32(LNET_PROTO_PING_MAGIC)) {
+		info->magic = LNET_PROTO_PING_MAGIC;
+		swab32s(&info->features);
+		swab32s(&info->pid);
+		swab32s(&info->nnis);
+		for (i = 0; i < n; i++) {
+			swab64s(&info->ni[i].nid);
+			swab32s(&info->ni[i].status);
+			swab32s(&info->ni[i].msg_size);
+		}
+	}
+	if (info->magic != LNET_PROTO_PING_MAGIC ||
+	    !(info->features & LNET_PING_FEAT_NI_STATUS))
+		return -EPROTO;
+	if (!info->nnis || info->nnis > LNET_INTERFACES_MAX_DEFAULT)
+		return -ERANGE;
+	if (info->ni[0].nid != LNET_NID_LO_0)
+		return -EPROTO;
+	return min(n, info->nnis);
+}
+LNET_EXPORT_FOR_TEST(lnet_ping_info_check);
+
+struct lnet_ping_wait {
+	struct completion	done;
+	int			status;
+	unsigned int		mlength;
+	bool			replied;
+};
+
+static void lnet_ping_event(struct lnet_event *ev)
+{
+	struct lnet_ping_wait *pw = ev->md.user_ptr;
+
+	if (ev->type == LNET_EVENT_REPLY) {
+		pw->replied = !ev->status;
+		pw->mlength = ev->mlength;
+	}
+	if (ev->status && !pw->status)
+		pw->status = ev->status;
+	if (ev->unlinked)
+		complete(&pw->done);	/* the last touch of @pw */
+}
+
+/**
+ * lnet_ping() - ping a process and list its NIDs
+ * @id: whom (LNET_PID_ANY means 12345)
+ * @src: local NID to ping from, or LNET_NID_ANY
+ * @timeout_ms: how long to wait for the reply (> 0)
+ * @ids: filled with the process ids the peer reports, 0@lo first
+ * @nids: room in @ids
+ *
+ * Context: process context; sleeps.
+ *
+ * Return: how many entries of @ids were filled, or -ETIMEDOUT, -EPROTO,
+ * -ERANGE or another -errno.
+ */
+int lnet_ping(struct lnet_process_id id, lnet_nid_t src, int timeout_ms,
+	      struct lnet_process_id *ids, unsigned int nids)
+{
+	size_t size = lnet_ping_info_size(min_t(unsigned int, nids,
+						 LNET_INTERFACES_MAX_DEFAULT));
+	struct lnet_ping_info *info;
+	struct lnet_ping_wait pw;
+	struct lnet_handle_eq eqh;
+	struct lnet_handle_md mdh;
+	struct lnet_md md;
+	int i, rc;
+
+	if (timeout_ms <= 0 || (nids && !ids))
+		return -EINVAL;
+	if (id.pid == LNET_PID_ANY)
+		id.pid = LNET_PID_LUSTRE;
+	size = clamp_t(size_t, size, LNET_PING_INFO_MIN_SIZE,
+		       LNET_PING_BUFFER_MAX);
+	info = kzalloc(size, GFP_KERNEL);
+	if (!info)
+		return -ENOMEM;
+	init_completion(&pw.done);
+	pw.status = 0;
+	pw.mlength = 0;
+	pw.replied = false;
+
+	rc = LNetEQAlloc(0, lnet_ping_event, &eqh);
+	if (rc)
+		goto out_free;
+	md = (struct lnet_md) {
+		.start		= info,
+		.length		= size,
+		.threshold	= 2,		/* the SEND and the REPLY */
+		.options	= LNET_MD_TRUNCATE,
+		.user_ptr	= &pw,
+		.eq_handle	= eqh,
+	};
+	rc = LNetMDBind(md, LNET_UNLINK, &mdh);
+	if (rc)
+		goto out_eq;
+	rc = LNetGet(src, mdh, id, LNET_RESERVED_PORTAL,
+		     LNET_PROTO_PING_MATCHBITS, 0);
+	if (rc) {
+		LNetMDUnlink(mdh);
+		wait_for_completion(&pw.done);
+		goto out_eq;
+	}
+	if (!wait_for_completion_timeout(&pw.done,
+					 msecs_to_jiffies(timeout_ms))) {
+		/* gives up the REPLY; the SEND is the LND's to finish */
+		LNetMDUnlink(mdh);
+		wait_for_completion(&pw.done);
+	}
+
+	if (!pw.replied) {
+		rc = pw.status ?: -ETIMEDOUT;
+		goto out_eq;
+	}
+	rc = lnet_ping_info_check(info, pw.mlength);
+	if (rc < 0)
+		goto out_eq;
+	rc = min_t(unsigned int, rc, nids);
+	for (i = 0; i < rc; i++) {
+		ids[i].nid = info->ni[i].nid;
+		ids[i].pid = info->pid;
+	}
+out_eq:
+	LNetEQFree(eqh);
+out_free:
+	kfree(info);
+	return rc;
+}
+LNET_EXPORT_FOR_TEST(lnet_ping);

@@ -1,0 +1,562 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Portals: match entries and matching.
+ *
+ * Matching must find, among the MEs of a portal whose criteria accept a
+ * message, the first one in portal order whose MD takes the message. Most
+ * MEs posted in bulk (ptlrpc replies and bulk buffers) accept exactly one
+ * (match bits, initiator NID) pair: those "exact" MEs are kept in a hash
+ * keyed on that pair, so matching them stays O(1) however many are posted.
+ * Every other ME ("wild": some ignore bits, or any NID) is kept on an
+ * ordered list that is scanned. A portal may mix both kinds freely; each
+ * ME carries an order key, so the hash candidate and the first wild
+ * candidate are compared by portal position and the first ME still wins,
+ * exactly as if the whole portal were one list. No caller declaration is
+ * needed.
+ *
+ * Order keys are spaced 2^32 apart and an insertion between two MEs takes
+ * the midpoint; when two neighbours run out of room the portal is
+ * renumbered (rare, O(MEs)).
+ */
+#include <linux/hash.h>
+#include <linux/slab.h>
+#include <linux/lnet/lib-lnet.h>
+#include <linux/lnet/test-export.h>
+#include "trace.h"
+
+#define LNET_ME_ORDER_START	(1ULL << 63)
+#define LNET_ME_ORDER_GAP	(1ULL << 32)
+
+int lnet_portals_init(void)
+{
+	struct lnet_portal *ptl;
+	unsigned int i;
+	int rc;
+
+	lnet_core.portals = kcalloc(LNET_MAX_PORTALS, sizeof(*ptl),
+				    GFP_KERNEL);
+	if (!lnet_core.portals)
+		return -ENOMEM;
+	for (i = 0; i < LNET_MAX_PORTALS; i++) {
+		ptl = &lnet_core.portals[i];
+		spin_lock_init(&ptl->lock);
+		ptl->index = i;
+		ptl->next_seq = 1;
+		INIT_LIST_HEAD(&ptl->me_all);
+		INIT_LIST_HEAD(&ptl->me_wild);
+		INIT_LIST_HEAD(&ptl->delayed);
+		rc = lnet_htable_init(&ptl->me_handles, 4, &ptl->lock);
+		if (!rc) {
+			rc = lnet_htable_init(&ptl->match_hash, 4, &ptl->lock);
+			if (rc)
+				lnet_htable_fini(&ptl->me_handles);
+		}
+		if (rc) {
+			while (i--) {
+				ptl = &lnet_core.portals[i];
+				lnet_htable_fini(&ptl->match_hash);
+				lnet_htable_fini(&ptl->me_handles);
+			}
+			kfree(lnet_core.portals);
+			return rc;
+		}
+	}
+	return 0;
+}
+
+void lnet_portals_fini(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < LNET_MAX_PORTALS; i++) {
+		lnet_htable_fini(&lnet_core.portals[i].match_hash);
+		lnet_htable_fini(&lnet_core.portals[i].me_handles);
+	}
+	kfree(lnet_core.portals);
+}
+
+struct lnet_portal *lnet_portal_of_cookie(u64 cookie)
+{
+	return &lnet_core.portals[lnet_cookie_index(cookie, LNET_PORTAL_BITS)];
+}
+
+struct lnet_me *lnet_me_lookup(struct lnet_portal *ptl, u64 cookie)
+{
+	struct lnet_me *me;
+
+	lockdep_assert_held(&ptl->lock);
+	if (lnet_cookie_type(cookie) != LNET_COOKIE_ME)
+		return NULL;
+	hlist_for_each_entry(me, lnet_htable_bucket(&ptl->me_handles, cookie),
+			     handle.node)
+		if (me->handle.key == cookie)
+			return me;
+	return NULL;
+}
+
+static u64 lnet_match_key(u64 match_bits, lnet_nid_t nid)
+{
+	return match_bits ^ (nid * GOLDEN_RATIO_64);
+}
+
+/* Make room in @ptl's tables before an ME is added (may sleep). */
+void lnet_ptl_grow(struct lnet_portal *ptl, bool exact)
+{
+	lnet_htable_grow(&ptl->me_handles, GFP_KERNEL);
+	if (exact)
+		lnet_htable_grow(&ptl->match_hash, GFP_KERNEL);
+}
+
+static void lnet_ptl_renumber(struct lnet_portal *ptl)
+{
+	u64 order = LNET_ME_ORDER_START -
+		    (u64)(ptl->nme / 2) * LNET_ME_ORDER_GAP;
+	struct lnet_me *me;
+
+	list_for_each_entry(me, &ptl->me_all, all_link) {
+		me->order = order;
+		order += LNET_ME_ORDER_GAP;
+	}
+}
+
+/* Give @me (already at its place on me_all) an order key. */
+static void lnet_ptl_order_me(struct lnet_portal *ptl, struct lnet_me *me)
+{
+	struct lnet_me *prev = NULL, *next = NULL;
+
+	if (!list_is_first(&me->all_link, &ptl->me_all))
+		prev = list_prev_entry(me, all_link);
+	if (!list_is_last(&me->all_link, &ptl->me_all))
+		next = list_next_entry(me, all_link);
+
+	if (!prev && !next) {
+		me->order = LNET_ME_ORDER_START;
+		return;
+	}
+	if (!prev && next->order > LNET_ME_ORDER_GAP) {
+		me->order = next->order - LNET_ME_ORDER_GAP;
+		return;
+	}
+	if (!next && prev->order < U64_MAX - LNET_ME_ORDER_GAP) {
+		me->order = prev->order + LNET_ME_ORDER_GAP;
+		return;
+	}
+	if (prev && next && next->order - prev->order >= 2) {
+		me->order = prev->order + (next->order - prev->order) / 2;
+		return;
+	}
+	lnet_ptl_renumber(ptl);
+}
+
+/* Put wild @me on me_wild, which is kept in order. */
+static void lnet_ptl_link_wild(struct lnet_portal *ptl, struct lnet_me *me,
+			       enum lnet_ins_pos pos, struct lnet_me *cur)
+{
+	struct lnet_me *w;
+
+	if (!cur) {
+		if (pos == LNET_INS_BEFORE)
+			list_add(&me->wild_link, &ptl->me_wild);
+		else
+			list_add_tail(&me->wild_link, &ptl->me_wild);
+		return;
+	}
+	if (!cur->exact) {
+		/* nothing lies between @cur and @me in portal order */
+		if (pos == LNET_INS_BEFORE)
+			list_add_tail(&me->wild_link, &cur->wild_link);
+		else
+			list_add(&me->wild_link, &cur->wild_link);
+		return;
+	}
+	list_for_each_entry(w, &ptl->me_wild, wild_link) {
+		if (w->order > me->order) {
+			list_add_tail(&me->wild_link, &w->wild_link);
+			return;
+		}
+	}
+	list_add_tail(&me->wild_link, &ptl->me_wild);
+}
+
+/*
+ * Add @me to @ptl: at the head or tail (@cur NULL), or next to @cur
+ * (LNetMEInsert). Gives @me its handle.
+ */
+void lnet_ptl_link_me(struct lnet_portal *ptl, struct lnet_me *me,
+		      enum lnet_ins_pos pos, struct lnet_me *cur)
+{
+	u64 cookie;
+
+	lockdep_assert_held(&ptl->lock);
+	cookie = lnet_cookie_make(ptl->next_seq++, ptl->index,
+				  LNET_PORTAL_BITS, LNET_COOKIE_ME);
+	lnet_htable_add(&ptl->me_handles, &me->handle, cookie);
+	me->ptl = ptl;
+
+	if (!cur) {
+		if (pos == LNET_INS_BEFORE)
+			list_add(&me->all_link, &ptl->me_all);
+		else
+			list_add_tail(&me->all_link, &ptl->me_all);
+	} else {
+		if (pos == LNET_INS_BEFORE)
+			list_add_tail(&me->all_link, &cur->all_link);
+		else
+			list_add(&me->all_link, &cur->all_link);
+	}
+	ptl->nme++;
+	lnet_ptl_order_me(ptl, me);
+
+	if (me->exact)
+		lnet_htable_add(&ptl->match_hash, &me->mnode,
+				lnet_match_key(me->match_bits,
+					       me->match_id.nid));
+	else
+		lnet_ptl_link_wild(ptl, me, pos, cur);
+}
+
+/* Take @me (which has no MD) off @ptl. */
+void lnet_ptl_unlink_me(struct lnet_portal *ptl, struct lnet_me *me)
+{
+	lockdep_assert_held(&ptl->lock);
+	lnet_htable_del(&ptl->me_handles, &me->handle);
+	list_del(&me->all_link);
+	if (me->exact)
+		lnet_htable_del(&ptl->match_hash, &me->mnode);
+	else
+		list_del(&me->wild_link);
+	ptl->nme--;
+}
+
+/* Cut @me and @md apart; an LNET_UNLINK ME goes with its MD. */
+void lnet_ptl_detach_md(struct lnet_me *me, struct lnet_libmd *md)
+{
+	lockdep_assert_held(&me->ptl->lock);
+	lockdep_assert_held(&md->slot->lock);
+	me->md = NULL;
+	md->me = NULL;
+	if (me->unlink == LNET_UNLINK) {
+		lnet_ptl_unlink_me(me->ptl, me);
+		lnet_me_free(me);
+	}
+}
+
+static bool lnet_me_matches(const struct lnet_me *me,
+			    const struct lnet_match_info *info)
+{
+	if (me->match_id.nid != LNET_NID_ANY &&
+	    me->match_id.nid != info->src.nid)
+		return false;
+	if (me->match_id.pid != LNET_PID_ANY &&
+	    me->match_id.pid != info->src.pid)
+		return false;
+	return !((me->match_bits ^ info->match_bits) & ~me->ignore_bits);
+}
+
+/* The first exact ME after position @after that accepts @info. */
+static struct lnet_me *lnet_ptl_next_exact(struct lnet_portal *ptl,
+					   const struct lnet_match_info *info,
+					   u64 after)
+{
+	u64 key = lnet_match_key(info->match_bits, info->src.nid);
+	struct lnet_me *me, *best = NULL;
+
+	hlist_for_each_entry(me, lnet_htable_bucket(&ptl->match_hash, key),
+			     mnode.node) {
+		if (me->mnode.key != key || me->order <= after ||
+		    (best && me->order > best->order))
+			continue;
+		if (lnet_me_matches(me, info))
+			best = me;
+	}
+	return best;
+}
+
+static struct lnet_me *lnet_ptl_next_wild(struct lnet_portal *ptl,
+					  struct lnet_me *me)
+{
+	if (list_is_last(&me->wild_link, &ptl->me_wild))
+		return NULL;
+	return list_next_entry(me, wild_link);
+}
+
+static enum lnet_match_rc lnet_me_try(struct lnet_me *me,
+				      const struct lnet_match_info *info,
+				      struct lnet_msg *msg)
+{
+	struct lnet_libmd *md = me->md;
+	enum lnet_match_rc rc;
+
+	if (!md)
+		return LNET_MATCH_NONE;
+	spin_lock_bh(&md->slot->lock);
+	rc = lnet_md_try_match(md, info, msg);
+	spin_unlock_bh(&md->slot->lock);
+	return rc;
+}
+
+static enum lnet_match_rc lnet_ptl_match_locked(struct lnet_portal *ptl,
+				const struct lnet_match_info *info,
+				struct lnet_msg *msg)
+{
+	struct lnet_me *wild, *exact, *me;
+	enum lnet_match_rc rc;
+	u64 after = 0;
+
+	lockdep_assert_held(&ptl->lock);
+	wild = list_first_entry_or_null(&ptl->me_wild, struct lnet_me,
+					wild_link);
+	for (;;) {
+		while (wild && !lnet_me_matches(wild, info))
+			wild = lnet_ptl_next_wild(ptl, wild);
+		exact = ptl->match_hash.count ?
+			lnet_ptl_next_exact(ptl, info, after) : NULL;
+		if (!wild && !exact)
+			return LNET_MATCH_NONE;
+		me = (!wild || (exact && exact->order < wild->order)) ?
+		     exact : wild;
+		rc = lnet_me_try(me, info, msg);	/* frees @me if used up */
+		if (rc != LNET_MATCH_NONE)
+			return rc;
+		after = me->order;
+		if (me == wild)
+			wild = lnet_ptl_next_wild(ptl, wild);
+	}
+}
+
+/*
+ * Match an incoming PUT or GET. An unmatched PUT on a lazy portal waits
+ * there (LNET_MATCH_DELAYED), after the LND had its eager_recv() chance;
+ * from then on an LNetMDAttach() may deliver it at any time.
+ */
+enum lnet_match_rc lnet_ptl_match(struct lnet_msg *msg,
+				  const struct lnet_match_info *info)
+{
+	struct lnet_portal *ptl = &lnet_core.portals[info->portal];
+	struct lnet_ni *ni = msg->ni;
+	enum lnet_match_rc rc;
+	bool eager = ni->lnd->eager_recv && info->op == LNET_MD_OP_PUT;
+	int erc;
+
+	spin_lock_bh(&ptl->lock);
+	for (;;) {
+		rc = lnet_ptl_match_locked(ptl, info, msg);
+		if (rc != LNET_MATCH_NONE || info->op != LNET_MD_OP_PUT ||
+		    !ptl->lazy)
+			break;
+		if (READ_ONCE(ni->state) != LNET_NI_STATE_UP) {
+			rc = LNET_MATCH_DROP;
+			break;
+		}
+		if (!eager) {
+			msg->delayed = 1;
+			list_add_tail(&msg->list, &ptl->delayed);
+			ptl->ndelayed++;
+			rc = LNET_MATCH_DELAYED;
+			break;
+		}
+		/* let the LND release what the wait would pin, then retry */
+		spin_unlock_bh(&ptl->lock);
+		erc = ni->lnd->eager_recv(ni, msg->private, msg,
+					  &msg->private);
+		spin_lock_bh(&ptl->lock);
+		eager = false;
+		if (erc < 0) {
+			rc = LNET_MATCH_DROP;
+			break;
+		}
+	}
+	/* a delayed @msg may be delivered by LNetMDAttach() once unlocked */
+	trace_lnet_match(info, rc);
+	spin_unlock_bh(&ptl->lock);
+	return rc;
+}
+
+static void lnet_match_info_of_put(const struct lnet_msg *msg,
+				   struct lnet_match_info *info)
+{
+	info->match_bits = msg->hdr.msg.put.match_bits;
+	info->src.nid = msg->hdr.src_nid;
+	info->src.pid = msg->hdr.src_pid;
+	info->rlength = msg->hdr.payload_length;
+	info->roffset = msg->hdr.msg.put.offset;
+	info->op = LNET_MD_OP_PUT;
+	info->portal = msg->hdr.msg.put.ptl_index;
+}
+
+/*
+ * @md was just attached to @me: match the PUTs waiting on the portal
+ * against it, in arrival order. Those it takes go on @matched, those it
+ * would take but cannot hold on @dropped; each holds an LND call on its
+ * NI until the caller has passed it to the LND.
+ */
+void lnet_ptl_attach_md(struct lnet_portal *ptl, struct lnet_me *me,
+			struct lnet_libmd *md, struct list_head *matched,
+			struct list_head *dropped)
+{
+	struct lnet_match_info info;
+	struct lnet_msg *msg, *tmp;
+	enum lnet_match_rc rc;
+
+	lockdep_assert_held(&ptl->lock);
+	lockdep_assert_held(&md->slot->lock);
+	me->md = md;
+	md->me = me;
+
+	list_for_each_entry_safe(msg, tmp, &ptl->delayed, list) {
+		lnet_match_info_of_put(msg, &info);
+		if (!lnet_me_matches(me, &info))
+			continue;
+		rc = lnet_md_try_match(md, &info, msg);
+		if (rc == LNET_MATCH_NONE)
+			break;		/* the MD takes no PUT now */
+		list_del(&msg->list);
+		ptl->ndelayed--;
+		lnet_ni_call_hold(msg->ni);
+		list_add_tail(&msg->list,
+			      rc == LNET_MATCH_OK ? matched : dropped);
+		if (md->me != me)
+			break;		/* used up; @me may be gone */
+	}
+}
+
+/* Drop the PUTs waiting on @ptl (those that came through @ni, or all). */
+void lnet_ptl_drop_delayed(struct lnet_portal *ptl, struct lnet_ni *ni,
+			   bool count)
+{
+	struct lnet_msg *msg, *tmp;
+	LIST_HEAD(drop);
+
+	spin_lock_bh(&ptl->lock);
+	list_for_each_entry_safe(msg, tmp, &ptl->delayed, list) {
+		if (ni && msg->ni != ni)
+			continue;
+		list_move_tail(&msg->list, &drop);
+		ptl->ndelayed--;
+		if (count)
+			ptl->ndropped++;
+		lnet_ni_call_hold(msg->ni);
+	}
+	spin_unlock_bh(&ptl->lock);
+
+	list_for_each_entry_safe(msg, tmp, &drop, list) {
+		ni = msg->ni;
+		list_del_init(&msg->list);
+		lnet_drop_msg(msg, "lazy portal cleared");
+		lnet_ni_call_end(ni);
+	}
+}
+
+void lnet_ptl_drop_all_delayed(struct lnet_ni *ni)
+{
+	unsigned int i;
+
+	for (i = 0; i < LNET_MAX_PORTALS; i++)
+		lnet_ptl_drop_delayed(&lnet_core.portals[i], ni, false);
+}
+
+/**
+ * LNetSetLazyPortal() - keep unmatched PUTs on a portal
+ * @portal: the portal index
+ *
+ * PUTs that match no ME wait, in arrival order, until an MD that takes
+ * them is attached, or until LNetClearLazyPortal().
+ *
+ * Return: 0, -EINVAL or -ENETDOWN.
+ */
+int LNetSetLazyPortal(int portal)
+{
+	struct lnet_portal *ptl;
+
+	if (portal < 0 || portal >= LNET_MAX_PORTALS)
+		return -EINVAL;
+	if (!lnet_is_running())
+		return -ENETDOWN;
+	ptl = &lnet_core.portals[portal];
+	spin_lock_bh(&ptl->lock);
+	ptl->lazy = true;
+	spin_unlock_bh(&ptl->lock);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(LNetSetLazyPortal);
+
+/**
+ * LNetClearLazyPortal() - stop keeping unmatched PUTs on a portal
+ * @portal: the portal index
+ *
+ * PUTs waiting there are dropped (and counted as drops).
+ *
+ * Return: 0 or -EINVAL.
+ */
+int LNetClearLazyPortal(int portal)
+{
+	struct lnet_portal *ptl;
+
+	if (portal < 0 || portal >= LNET_MAX_PORTALS)
+		return -EINVAL;
+	ptl = &lnet_core.portals[portal];
+	spin_lock_bh(&ptl->lock);
+	ptl->lazy = false;
+	spin_unlock_bh(&ptl->lock);
+	lnet_ptl_drop_delayed(ptl, NULL, true);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(LNetClearLazyPortal);
+
+/* Shutdown: free the MEs left behind; their MDs are freed after. */
+unsigned int lnet_ptl_cleanup(void)
+{
+	struct lnet_portal *ptl;
+	struct lnet_me *me, *tmp;
+	unsigned int i, n = 0;
+
+	for (i = 0; i < LNET_MAX_PORTALS; i++) {
+		ptl = &lnet_core.portals[i];
+		spin_lock_bh(&ptl->lock);
+		ptl->lazy = false;
+		WARN_ON(!list_empty(&ptl->delayed));
+		list_for_each_entry_safe(me, tmp, &ptl->me_all, all_link) {
+			struct lnet_libmd *md = me->md;
+
+			if (md) {
+				spin_lock_bh(&md->slot->lock);
+				md->me = NULL;
+				me->md = NULL;
+				spin_unlock_bh(&md->slot->lock);
+			}
+			lnet_ptl_unlink_me(ptl, me);
+			lnet_me_free(me);
+			n++;
+		}
+		spin_unlock_bh(&ptl->lock);
+	}
+	return n;
+}
+
+int lnet_ptl_get_stats(unsigned int portal, struct lnet_ptl_stats *st)
+{
+	struct lnet_portal *ptl;
+	struct lnet_me *me;
+	unsigned int b, chain;
+
+	if (portal >= LNET_MAX_PORTALS)
+		return -EINVAL;
+	ptl = &lnet_core.portals[portal];
+	memset(st, 0, sizeof(*st));
+	spin_lock_bh(&ptl->lock);
+	st->nme = ptl->nme;
+	st->nexact = ptl->match_hash.count;
+	st->nwild = ptl->nme - ptl->match_hash.count;
+	st->hash_bits = ptl->match_hash.bits;
+	st->ndelayed = ptl->ndelayed;
+	for (b = 0; b < (1U << ptl->match_hash.bits); b++) {
+		chain = 0;
+		hlist_for_each_entry(me, &ptl->match_hash.buckets[b],
+				     mnode.node)
+			chain++;
+		st->max_chain = max(st->max_chain, chain);
+	}
+	spin_unlock_bh(&ptl->lock);
+	return 0;
+}
+LNET_EXPORT_FOR_TEST(lnet_ptl_get_stats);

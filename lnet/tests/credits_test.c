@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * White-box tests of send credits with a fake LND that holds what it is
+ * given: peer credits, then NI credits, block in FIFO order; returned
+ * credits release the next waiter; low-water marks; failed sends and a
+ * network going down with messages waiting.
+ */
+#include <linux/module.h>
+#include "fake_lnd.h"
+#include "wb_util.h"
+
+#define NI_CREDITS	4
+#define PEER_CREDITS	2
+
+struct credits_env {
+	struct lnet_handle_eq	eqh;
+	struct lnet_handle_md	smd;
+	u8			src[32];
+};
+
+static int credits_init(struct kunit *test)
+{
+	struct credits_env *env;
+	struct wb_ctx *ctx;
+	int rc = wb_init(test);
+
+	if (rc)
+		return rc;
+	ctx = test->priv;
+	rc = fake_lnd_setup(test, 1, NI_CREDITS, PEER_CREDITS);
+	if (rc) {
+		LNetNIFini();
+		test->priv = NULL;
+		return rc;
+	}
+	env = kunit_kzalloc(test, sizeof(*env), GFP_KERNEL);
+	if (!env)
+		return -ENOMEM;
+	ctx->priv = env;
+	env->eqh = wb_eq(test, 256, NULL);
+	env->smd = wb_bind(test, wb_md(env->src, sizeof(env->src),
+				       LNET_MD_THRESH_INF, 0, NULL, env->eqh));
+	return 0;
+}
+
+static void credits_exit(struct kunit *test)
+{
+	if (!test->priv)
+		return;
+	fake_finish_held(-ESHUTDOWN);
+	fake_lnd_teardown();
+	wb_exit(test);
+}
+
+static struct credits_env *cenv(struct kunit *test)
+{
+	return ((struct wb_ctx *)test->priv)->priv;
+}
+
+static void put_to(struct kunit *test, int peer, u64 tag)
+{
+	KUNIT_ASSERT_EQ(test, LNetPut(LNET_NID_ANY, cenv(test)->smd,
+				      LNET_NOACK_REQ,
+				      wb_id(FAKE_PEER(0, peer), LNET_PID_LUSTRE),
+				      4, 0, 0, tag), 0);
+}
+
+/* The next message at the LND must be the PUT tagged @tag. */
+static struct lnet_msg *expect_send(struct kunit *test, u64 tag)
+{
+	struct lnet_msg *msg = fake_take_send(WB_WAIT_MS);
+
+	KUNIT_ASSERT_NOT_NULL_MSG(test, msg, "no send for PUT %llu", tag);
+	KUNIT_EXPECT_EQ(test, msg->hdr.msg.put.hdr_data, tag);
+	return msg;
+}
+
+static void expect_sent_events(struct kunit *test, int n, int status)
+{
+	struct lnet_event ev;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		wb_wait(test, cenv(test)->eqh, LNET_EVENT_SEND, &ev);
+		KUNIT_EXPECT_EQ(test, ev.status, status);
+	}
+}
+
+static void peer_state(struct kunit *test, int peer, int credits, int min,
+		       int queued)
+{
+	int c, m, q;
+
+	KUNIT_ASSERT_EQ(test, lnet_peer_credit_state(FAKE_PEER(0, peer), &c,
+						     &m, &q), PEER_CREDITS);
+	KUNIT_EXPECT_EQ(test, c, credits);
+	KUNIT_EXPECT_EQ(test, m, min);
+	KUNIT_EXPECT_EQ(test, q, queued);
+}
+
+static void ni_state(struct kunit *test, int credits, int min, int queued)
+{
+	int c, m, q;
+
+	KUNIT_ASSERT_EQ(test, lnet_ni_credit_state(fake.ni[0], &c, &m, &q),
+			NI_CREDITS);
+	KUNIT_EXPECT_EQ(test, c, credits);
+	KUNIT_EXPECT_EQ(test, m, min);
+	KUNIT_EXPECT_EQ(test, q, queued);
+}
+
+static void credits_peer_blocks(struct kunit *test)
+{
+	struct lnet_msg *m1, *m2, *m3;
+
+	put_to(test, 1, 1);
+	put_to(test, 1, 2);
+	put_to(test, 1, 3);
+	m1 = expect_send(test, 1);
+	m2 = expect_send(test, 2);
+	KUNIT_EXPECT_NULL(test, fake_take_send(WB_QUIET_MS));
+	peer_state(test, 1, -1, -1, 1);
+	ni_state(test, NI_CREDITS - 2, NI_CREDITS - 2, 0);
+
+	fake_done(m1, 0);			/* frees a peer credit ... */
+	m3 = expect_send(test, 3);		/* ... which PUT 3 takes */
+	peer_state(test, 1, 0, -1, 0);
+	fake_done(m2, 0);
+	fake_done(m3, 0);
+	expect_sent_events(test, 3, 0);
+	peer_state(test, 1, PEER_CREDITS, -1, 0);
+	ni_state(test, NI_CREDITS, NI_CREDITS - 2, 0);
+}
+
+static void credits_ni_blocks(struct kunit *test)
+{
+	struct lnet_msg *m[6];
+	int i;
+
+	/* peers 1, 2, 3 get two PUTs each; the NI has room for four */
+	for (i = 0; i < 6; i++)
+		put_to(test, 1 + i / 2, i + 1);
+	for (i = 0; i < 4; i++)
+		m[i] = expect_send(test, i + 1);
+	KUNIT_EXPECT_NULL(test, fake_take_send(WB_QUIET_MS));
+	ni_state(test, -2, -2, 2);
+	peer_state(test, 3, 0, 0, 0);	/* holding its credits, NI-queued */
+
+	fake_done(m[2], 0);
+	m[4] = expect_send(test, 5);
+	fake_done(m[0], 0);
+	m[5] = expect_send(test, 6);
+	ni_state(test, 0, -2, 0);
+	for (i = 1; i < 6; i++)
+		if (i != 2)
+			fake_done(m[i], 0);
+	expect_sent_events(test, 6, 0);
+	ni_state(test, NI_CREDITS, -2, 0);
+}
+
+static void credits_fifo(struct kunit *test)
+{
+	struct lnet_msg *held[2];
+	int i;
+
+	for (i = 1; i <= 6; i++)
+		put_to(test, 2, i);
+	held[0] = expect_send(test, 1);
+	held[1] = expect_send(test, 2);
+	peer_state(test, 2, -4, -4, 4);
+	for (i = 3; i <= 6; i++) {
+		fake_done(held[i & 1], 0);
+		held[i & 1] = expect_send(test, i);
+	}
+	fake_done(held[0], 0);
+	fake_done(held[1], 0);
+	expect_sent_events(test, 6, 0);
+	peer_state(test, 2, PEER_CREDITS, -4, 0);
+}
+
+static void credits_send_error(struct kunit *test)
+{
+	fake.send_mode = FAKE_SEND_FAIL;
+	fake.send_rc = -EIO;
+	put_to(test, 1, 1);
+	put_to(test, 1, 2);
+	put_to(test, 1, 3);
+	expect_sent_events(test, 3, -EIO);
+	/* every credit came back */
+	peer_state(test, 1, PEER_CREDITS, PEER_CREDITS - 1, 0);
+	ni_state(test, NI_CREDITS, NI_CREDITS - 1, 0);
+}
+
+/* The network goes: held and queued messages all fail -ESHUTDOWN. */
+static void credits_net_down(struct kunit *test)
+{
+	int i;
+
+	for (i = 0; i < 8; i++)
+		put_to(test, 1 + i % 3, i + 1);
+	KUNIT_EXPECT_EQ(test, fake.nheld, (unsigned int)NI_CREDITS);
+	KUNIT_ASSERT_EQ(test, lnet_net_del(FAKE_NET(0)), 0);
+	expect_sent_events(test, 8, -ESHUTDOWN);
+	KUNIT_EXPECT_EQ(test, fake.nshutdown, 1U);
+	/* its peers went with it */
+	KUNIT_EXPECT_EQ(test, lnet_peer_credit_state(FAKE_PEER(0, 1), &i, &i,
+						     &i), -ENOENT);
+	KUNIT_EXPECT_EQ(test, LNetPut(LNET_NID_ANY, cenv(test)->smd,
+				      LNET_NOACK_REQ,
+				      wb_id(FAKE_PEER(0, 1), LNET_PID_LUSTRE),
+				      4, 0, 0, 0), -EHOSTUNREACH);
+}
+
+/* The loopback NI has no credit limit and no peers. */
+static void credits_lo_unlimited(struct kunit *test)
+{
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, lnet_core.lo_ni);
+	KUNIT_EXPECT_EQ(test, lnet_core.lo_ni->max_tx_credits, 0);
+	for (i = 0; i < 20; i++)
+		KUNIT_ASSERT_EQ(test, LNetPut(LNET_NID_ANY, cenv(test)->smd,
+					      LNET_NOACK_REQ, wb_lo(), 60, 0,
+					      0, i), 0);
+	expect_sent_events(test, 20, 0);
+	KUNIT_EXPECT_EQ(test, lnet_peer_credit_state(LNET_NID_LO_0, &i, &i,
+						     &i), -ENOENT);
+}
+
+/* Each NI of a network holds a reference on its LND's module. */
+static void credits_lnd_module_ref(struct kunit *test)
+{
+	struct lnet_net_config cfg = { .net_id = FAKE_NET(1) };
+	int refs = module_refcount(THIS_MODULE);
+
+	KUNIT_ASSERT_EQ(test, lnet_net_add(&cfg, NULL), 0);
+	KUNIT_EXPECT_EQ(test, module_refcount(THIS_MODULE), refs + 1);
+	KUNIT_EXPECT_EQ(test, lnet_net_add(&cfg, NULL), -EEXIST);
+	KUNIT_ASSERT_EQ(test, lnet_net_del(FAKE_NET(1)), 0);
+	KUNIT_EXPECT_EQ(test, module_refcount(THIS_MODULE), refs);
+	KUNIT_EXPECT_EQ(test, lnet_net_del(FAKE_NET(1)), -ENOENT);
+}
+
+static struct kunit_case lnet_credits_cases[] = {
+	KUNIT_CASE(credits_peer_blocks),
+	KUNIT_CASE(credits_ni_blocks),
+	KUNIT_CASE(credits_fifo),
+	KUNIT_CASE(credits_send_error),
+	KUNIT_CASE(credits_net_down),
+	KUNIT_CASE(credits_lo_unlimited),
+	KUNIT_CASE(credits_lnd_module_ref),
+	{}
+};
+
+static struct kunit_suite lnet_credits_suite = {
+	.name = "lnet_credits",
+	.init = credits_init,
+	.exit = credits_exit,
+	.test_cases = lnet_credits_cases,
+};
+kunit_test_suite(lnet_credits_suite);

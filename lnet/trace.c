@@ -1,0 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The tracepoints of lnet.ko are instantiated here. */
+#define CREATE_TRACE_POINTS
+#include "trace.h"
