@@ -27,6 +27,9 @@
 #define LNET_IOCTL_ASSERT(expr, msg)	_Static_assert(expr, msg)
 #endif
 #define LNET_IOCTL_OFFSET(type, field)	__builtin_offsetof(type, field)
+#define LNET_IOCTL_CHECK_OFFSET(type, field, offset) \
+	LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(type, field) == (offset), \
+			  #type "." #field " at offset " #offset)
 
 /* ------------------------------------------------------------------------ */
 /* Header and versions                                                      */
@@ -81,12 +84,20 @@ struct lnet_ioctl_data {
 	__u64	ioc_user2;		/* 120 user-space buffer pointer */
 };					/* 128, inline data follows */
 
+/*
+ * CONFIGURE starts LNet (0 if it is already running); UNCONFIGURE stops it
+ * (EBUSY while in use). Commands that need LNet running fail with ENETDOWN
+ * when it is not.
+ */
+
 /* CONFIGURE (ioc_flags): also bring up the NIs named by the networks=
- * module parameter, like "lnetctl lnet configure --all". */
+ * module parameter, like "lnetctl lnet configure --all".
+ */
 #define LNET_IOCTL_CONFIGURE_ALL	0x1U
 /* CONFIGURE (ioc_flags), project-defined: large-NID mode, IP LNDs prefer
  * an interface's IPv6 address ("lnetctl lnet configure --large"). A kernel
- * without large-NID support returns EOPNOTSUPP. */
+ * without large-NID support returns EOPNOTSUPP.
+ */
 #define LNET_IOCTL_CONFIGURE_LARGE	0x2U
 
 /* ------------------------------------------------------------------------ */
@@ -102,6 +113,13 @@ struct lnet_ioctl_data {
 /* Route hop count meaning "not specified" (shown as -1). */
 #define LNET_IOCTL_ROUTE_HOP_ANY	(-1)
 
+/*
+ * ADD_ROUTE: cfg_net (remote net), cfg_nid (gateway), cfg_u.route.
+ * DEL_ROUTE: cfg_net and cfg_nid select the route (ENOENT if none).
+ * GET_ROUTE: cfg_count (in) selects the n-th route; everything else out;
+ * ENOENT past the last one.
+ * DEL_NET: cfg_net, every NI of that net is removed (ENOENT if none).
+ */
 struct lnet_ioctl_config_data {
 	struct lnet_ioctl_hdr cfg_hdr;	/*   0 */
 	__u32	cfg_net;		/*   8 net id (remote net of a route) */
@@ -156,12 +174,14 @@ struct lnet_ioctl_ping_data {
 	/* out: nonzero if the target is Multi-Rail */
 	__u32	ping_mr;		/* 20 */
 	/* in: the target (pid LNET_PID_ANY: 12345); out: NID replaced by the
-	 * target's primary NID */
+	 * target's primary NID
+	 */
 	__u64	ping_target_nid;	/* 24 */
 	__u32	ping_target_pid;	/* 32 */
 	__u32	ping_pad;		/* 36 */
 	/* user pointer to struct lnet_process_id[ping_count]: the entries of
-	 * the target's ping info, in order (entry 0 is 0@lo) */
+	 * the target's ping info, in order (entry 0 is 0@lo)
+	 */
 	__u64	ping_ids;		/* 40 */
 	/* local NID to ping from; LNET_NID_ANY: LNet chooses */
 	__u64	ping_src;		/* 48 */
@@ -180,7 +200,10 @@ struct lnet_ioctl_ping_data {
 /*
  * ADD_LOCAL_NI: lic_nid is LNET_MKNID(net, 0xffffffff) to let the LND take
  * the address from the interface lic_ni_intf, or a complete NID to request
- * that address. DEL_LOCAL_NI: lic_nid is the NID of the NI to remove.
+ * that address (lic_ni_intf empty: the interface that has it). With
+ * lic_legacy_ip2nets set, lic_nid is LNET_NID_ANY and the rule chooses the
+ * nets and interfaces. EEXIST if the NI exists.
+ * DEL_LOCAL_NI: lic_nid is the NID of the NI to remove (ENOENT if none).
  * GET_LOCAL_NI: lic_idx (in) selects the n-th NI of the node, 0@lo first;
  * ENOENT past the last one.
  *
@@ -247,7 +270,8 @@ struct lnet_ioctl_tunables_o2iblnd {
 
 /* The tunables block after struct lnet_ioctl_config_ni. The LND union
  * member is chosen by the LND type of the NI's net (tcp: socklnd, o2ib:
- * o2iblnd); other LNDs ignore it. */
+ * o2iblnd); other LNDs ignore it.
+ */
 struct lnet_ioctl_lnd_tunables {
 	struct lnet_ioctl_tunables_common lt_cmn;	/*  0 */
 	union {
@@ -281,7 +305,8 @@ struct lnet_ioctl_msg_stats {
 };							/* 144 */
 
 /* GET_LOCAL_NI_MSG_STATS, project-defined: counters of the local NI
- * whose NID is lns_nid (ENOENT if none). */
+ * whose NID is lns_nid (ENOENT if none).
+ */
 struct lnet_ioctl_ni_msg_stats {
 	struct lnet_ioctl_hdr lns_hdr;		/*  0 */
 	__u64	lns_nid;			/*  8 in */
@@ -305,7 +330,8 @@ struct lnet_ioctl_ni_health {
 };					/* 88 */
 
 /* GET_LNET_STATS, project-defined: global counters ("lnetctl stats show"),
- * in the order lnetctl prints them. */
+ * in the order lnetctl prints them.
+ */
 struct lnet_ioctl_lnet_stats {
 	struct lnet_ioctl_hdr st_hdr;		/*   0 */
 	__u64	st_msgs_alloc;			/*   8 messages in use now */
@@ -454,101 +480,85 @@ struct lnet_ioctl_peer_ni {
 /* ------------------------------------------------------------------------ */
 
 LNET_IOCTL_ASSERT(sizeof(struct lnet_ioctl_hdr) == 8, "ioctl header");
-LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_hdr, ioc_version) == 4,
-		  "ioc_version");
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_hdr, ioc_version, 4);
 
 LNET_IOCTL_ASSERT(sizeof(struct lnet_ioctl_data) == 128, "generic data");
-LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_data, ioc_nid) == 8, "ioc_nid");
-LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_data, ioc_u64) == 16, "ioc_u64");
-LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_data, ioc_flags) == 24, "ioc_flags");
-LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_data, ioc_count) == 28, "ioc_count");
-LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_data, ioc_net) == 32, "ioc_net");
-LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_data, ioc_u32) == 36, "ioc_u32");
-LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_data, ioc_inline1_len) == 64, "inline1 len");
-LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_data, ioc_inline1) == 72, "inline1");
-LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_data, ioc_inline2_len) == 80, "inline2 len");
-LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_data, ioc_inline2) == 88, "inline2");
-LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_data, ioc_user1_len) == 96, "user1 len");
-LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_data, ioc_user1) == 104, "user1");
-LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_data, ioc_user2_len) == 112, "user2 len");
-LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_data, ioc_user2) == 120, "user2");
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_data, ioc_nid, 8);
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_data, ioc_u64, 16);
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_data, ioc_flags, 24);
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_data, ioc_count, 28);
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_data, ioc_net, 32);
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_data, ioc_u32, 36);
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_data, ioc_inline1_len, 64);
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_data, ioc_inline1, 72);
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_data, ioc_inline2_len, 80);
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_data, ioc_inline2, 88);
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_data, ioc_user1_len, 96);
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_data, ioc_user1, 104);
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_data, ioc_user2_len, 112);
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_data, ioc_user2, 120);
 
 LNET_IOCTL_ASSERT(sizeof(struct lnet_ioctl_config_data) == 184, "config data");
-LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_config_data, cfg_net) == 8, "cfg_net");
-LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_config_data, cfg_count) == 12, "cfg_count");
-LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_config_data, cfg_nid) == 16, "cfg_nid");
-LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_config_data, cfg_ncpts) == 24, "cfg_ncpts");
-LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_config_data, cfg_u) == 28, "cfg union");
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_config_data, cfg_net, 8);
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_config_data, cfg_count, 12);
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_config_data, cfg_nid, 16);
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_config_data, cfg_ncpts, 24);
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_config_data, cfg_u, 28);
 LNET_IOCTL_ASSERT(sizeof(((struct lnet_ioctl_config_data *)0)->cfg_u) == 152, "cfg union size");
-LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_config_data, cfg_u.route.priority) == 32,
-		  "route priority");
-LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_config_data, cfg_u.route.flags) == 36,
-		  "route flags");
-LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_config_data, cfg_u.route.sensitivity) == 40,
-		  "route sensitivity");
-LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_config_data, cfg_u.net.peer_timeout) == 156,
-		  "net peer_timeout");
-LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_config_data, cfg_u.net.interface_count) == 176,
-		  "net interface_count");
-LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_config_data, cfg_u.buffers.large) == 40,
-		  "buffers large");
-LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_config_data, cfg_pad) == 180, "cfg_pad");
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_config_data, cfg_u.route.priority, 32);
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_config_data, cfg_u.route.flags, 36);
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_config_data, cfg_u.route.sensitivity, 40);
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_config_data, cfg_u.net.peer_timeout, 156);
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_config_data, cfg_u.net.interface_count, 176);
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_config_data, cfg_u.buffers.large, 40);
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_config_data, cfg_pad, 180);
 
 LNET_IOCTL_ASSERT(sizeof(struct lnet_process_id) == 16, "process id entry");
 LNET_IOCTL_ASSERT(sizeof(struct lnet_ioctl_ping_data) == 56, "ping data");
-LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_ping_data, ping_param) == 8, "ping timeout");
-LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_ping_data, ping_count) == 12, "ping count");
-LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_ping_data, ping_flags) == 16, "ping flags");
-LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_ping_data, ping_mr) == 20, "ping mr");
-LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_ping_data, ping_target_nid) == 24, "ping nid");
-LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_ping_data, ping_target_pid) == 32, "ping pid");
-LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_ping_data, ping_ids) == 40, "ping ids");
-LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_ping_data, ping_src) == 48, "ping src");
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_ping_data, ping_param, 8);
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_ping_data, ping_count, 12);
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_ping_data, ping_flags, 16);
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_ping_data, ping_mr, 20);
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_ping_data, ping_target_nid, 24);
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_ping_data, ping_target_pid, 32);
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_ping_data, ping_ids, 40);
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_ping_data, ping_src, 48);
 
 LNET_IOCTL_ASSERT(sizeof(struct lnet_ioctl_config_ni) == 808, "NI config");
-LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_config_ni, lic_nid) == 8, "lic_nid");
-LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_config_ni, lic_ni_intf) == 16, "lic_ni_intf");
-LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_config_ni, lic_legacy_ip2nets) == 144,
-		  "lic_legacy_ip2nets");
-LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_config_ni, lic_cpts) == 272, "lic_cpts");
-LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_config_ni, lic_ncpts) == 784, "lic_ncpts");
-LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_config_ni, lic_status) == 788, "lic_status");
-LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_config_ni, lic_idx) == 792, "lic_idx");
-LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_config_ni, lic_dev_cpt) == 796, "lic_dev_cpt");
-LNET_IOCTL_ASSERT(LNET_IOCTL_NI_TUNABLES_OFFSET == sizeof(struct lnet_ioctl_config_ni),
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_config_ni, lic_nid, 8);
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_config_ni, lic_ni_intf, 16);
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_config_ni, lic_legacy_ip2nets, 144);
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_config_ni, lic_cpts, 272);
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_config_ni, lic_ncpts, 784);
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_config_ni, lic_status, 788);
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_config_ni, lic_idx, 792);
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_config_ni, lic_dev_cpt, 796);
+LNET_IOCTL_ASSERT(sizeof(struct lnet_ioctl_config_ni) == LNET_IOCTL_NI_TUNABLES_OFFSET,
 		  "tunables follow the NI config");
 
 LNET_IOCTL_ASSERT(sizeof(struct lnet_ioctl_tunables_common) == 20, "common tunables");
-LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_tunables_common, lct_max_tx_credits) == 16,
-		  "max tx credits");
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_tunables_common, lct_max_tx_credits, 16);
 LNET_IOCTL_ASSERT(sizeof(struct lnet_ioctl_tunables_socklnd) == 16, "socklnd tunables");
-LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_tunables_socklnd, lnd_conns_per_peer) == 4,
-		  "socklnd conns_per_peer");
-LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_tunables_socklnd, lnd_timeout) == 8,
-		  "socklnd timeout");
-LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_tunables_socklnd, lnd_tos) == 12,
-		  "socklnd tos");
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_tunables_socklnd, lnd_conns_per_peer, 4);
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_tunables_socklnd, lnd_timeout, 8);
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_tunables_socklnd, lnd_tos, 12);
 LNET_IOCTL_ASSERT(sizeof(struct lnet_ioctl_tunables_o2iblnd) == 40, "o2iblnd tunables");
-LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_tunables_o2iblnd, lnd_conns_per_peer) == 28,
-		  "o2iblnd conns_per_peer");
-LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_tunables_o2iblnd, lnd_ntx) == 30, "o2iblnd ntx");
-LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_tunables_o2iblnd, lnd_timeout) == 32,
-		  "o2iblnd timeout");
-LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_tunables_o2iblnd, lnd_tos) == 36, "o2iblnd tos");
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_tunables_o2iblnd, lnd_conns_per_peer, 28);
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_tunables_o2iblnd, lnd_ntx, 30);
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_tunables_o2iblnd, lnd_timeout, 32);
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_tunables_o2iblnd, lnd_tos, 36);
 LNET_IOCTL_ASSERT(sizeof(struct lnet_ioctl_lnd_tunables) == 60, "tunables block");
-LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_lnd_tunables, lt_lnd) == 20, "LND tunables");
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_lnd_tunables, lt_lnd, 20);
 
 LNET_IOCTL_ASSERT(sizeof(struct lnet_ioctl_msg_stats) == 144, "msg stats");
 LNET_IOCTL_ASSERT(sizeof(struct lnet_ioctl_ni_msg_stats) == 160, "NI msg stats");
 LNET_IOCTL_ASSERT(sizeof(struct lnet_ioctl_ni_health) == 88, "NI health");
-LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_ni_health, lnh_next_ping) == 80, "next ping");
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_ni_health, lnh_next_ping, 80);
 LNET_IOCTL_ASSERT(sizeof(struct lnet_ioctl_lnet_stats) == 216, "lnet stats");
-LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_lnet_stats, st_drop_length) == 208,
-		  "drop length");
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_lnet_stats, st_drop_length, 208);
 LNET_IOCTL_ASSERT(sizeof(struct lnet_ioctl_peer_ni) == 264, "peer NI");
-LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_peer_ni, pni_stats) == 72, "peer NI stats");
-LNET_IOCTL_ASSERT(LNET_IOCTL_OFFSET(struct lnet_ioctl_peer_ni, pni_hs_next_ping) == 256,
-		  "peer NI next ping");
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_peer_ni, pni_stats, 72);
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_peer_ni, pni_hs_next_ping, 256);
 
 /* Command values from the reference table (long is 8 bytes on x86-64). */
 LNET_IOCTL_ASSERT(sizeof(long) != 8 || LNET_IOC_CLEAR_DEBUG == 0xC008651FU, "CLEAR_DEBUG");

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// The verbs of lnetctl. Each takes its parsed arguments (still as text
+// where the text needs checking: nets, NIDs, lists) and a Kernel, and
+// returns the YAML to print plus any failed items.
+#ifndef LNETCTL_COMMANDS_HPP
+#define LNETCTL_COMMANDS_HPP
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "../kernel.hpp"
+#include "../outcome.hpp"
+
+namespace lnetctl {
+
+struct LnetConfigureArgs {
+	bool all = false;
+	bool large = false;
+
+	bool operator==(const LnetConfigureArgs &) const = default;
+};
+
+struct LnetUnconfigureArgs {
+	bool operator==(const LnetUnconfigureArgs &) const = default;
+};
+
+struct NetAddArgs {
+	std::string net;
+	std::string interfaces;		// "eth0" or "eth0,eth1"
+	std::string nid;
+	std::string cpt;		// "[0,1]"
+	std::string ip2net;
+	std::optional<std::int64_t> peer_timeout;
+	std::optional<std::int64_t> peer_credits;
+	std::optional<std::int64_t> peer_buffer_credits;
+	std::optional<std::int64_t> credits;
+	std::optional<std::int64_t> conns_per_peer;
+	std::optional<std::int64_t> tos;
+	bool skip_mr_route_setup = false;
+
+	bool operator==(const NetAddArgs &) const = default;
+};
+
+struct NetDelArgs {
+	std::string net;
+	std::string interface;
+	std::string nid;
+
+	bool operator==(const NetDelArgs &) const = default;
+};
+
+struct NetShowArgs {
+	std::string net;
+	int verbose = 0;
+
+	bool operator==(const NetShowArgs &) const = default;
+};
+
+struct PeerShowArgs {
+	std::string nid;
+	int verbose = 0;
+
+	bool operator==(const PeerShowArgs &) const = default;
+};
+
+struct RouteAddArgs {
+	std::string net;
+	std::string gateway;
+	std::optional<std::int64_t> hop;
+	std::optional<std::int64_t> priority;
+	std::optional<std::int64_t> health_sensitivity;
+
+	bool operator==(const RouteAddArgs &) const = default;
+};
+
+struct RouteDelArgs {
+	std::string net;
+	std::string gateway;
+
+	bool operator==(const RouteDelArgs &) const = default;
+};
+
+struct RouteShowArgs {
+	std::string net;
+	std::string gateway;
+	int verbose = 0;
+
+	bool operator==(const RouteShowArgs &) const = default;
+};
+
+struct PingArgs {
+	std::vector<std::string> targets;	// each may be "a,b"
+	std::optional<std::int64_t> timeout;	// seconds
+	std::string source;
+
+	bool operator==(const PingArgs &) const = default;
+};
+
+struct StatsShowArgs {
+	bool operator==(const StatsShowArgs &) const = default;
+};
+
+struct StatsResetArgs {
+	bool operator==(const StatsResetArgs &) const = default;
+};
+
+struct GlobalShowArgs {
+	bool operator==(const GlobalShowArgs &) const = default;
+};
+
+struct SetArgs {
+	std::string name;
+	std::string value;
+
+	bool operator==(const SetArgs &) const = default;
+};
+
+struct ExportArgs {
+	std::string file;	// "" or "-": standard output
+	bool backup = false;
+
+	bool operator==(const ExportArgs &) const = default;
+};
+
+enum class ImportMode { add, del };
+
+struct ImportArgs {
+	std::string file;	// "-": standard input
+	ImportMode mode = ImportMode::add;
+
+	bool operator==(const ImportArgs &) const = default;
+};
+
+// Default ping timeout, seconds.
+inline constexpr std::int64_t default_ping_timeout = 1;
+
+Outcome lnet_configure(Kernel &k, const LnetConfigureArgs &a);
+Outcome lnet_unconfigure(Kernel &k, const LnetUnconfigureArgs &a);
+Outcome net_add(Kernel &k, const NetAddArgs &a);
+Outcome net_del(Kernel &k, const NetDelArgs &a);
+Outcome net_show(Kernel &k, const NetShowArgs &a);
+Outcome peer_show(Kernel &k, const PeerShowArgs &a);
+Outcome route_add(Kernel &k, const RouteAddArgs &a);
+Outcome route_del(Kernel &k, const RouteDelArgs &a);
+Outcome route_show(Kernel &k, const RouteShowArgs &a);
+Outcome ping(Kernel &k, const PingArgs &a);
+Outcome stats_show(Kernel &k, const StatsShowArgs &a);
+Outcome stats_reset(Kernel &k, const StatsResetArgs &a);
+Outcome global_show(Kernel &k, const GlobalShowArgs &a);
+Outcome set_tunable(Kernel &k, const SetArgs &a);
+// Writes the file itself; with no file the document is the Outcome's out.
+// Nothing is written unless every part of the configuration could be read.
+Outcome export_config(Kernel &k, const ExportArgs &a);
+// Reads the file ("-": standard input) and applies it.
+Outcome import_config(Kernel &k, const ImportArgs &a);
+
+// The whole configuration as export writes it.
+Outcome collect_config(Kernel &k, bool backup);
+// Apply a YAML configuration document (import's work, without file I/O).
+Outcome apply_config(Kernel &k, std::string_view text, ImportMode mode);
+
+}  // namespace lnetctl
+
+#endif  // LNETCTL_COMMANDS_HPP

@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0
+// export / import: the whole configuration as one YAML document
+#include "commands.hpp"
+
+#include <lnet/nid.hpp>
+
+#include <cerrno>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+
+#include "../config_file.hpp"
+#include "../parse.hpp"
+#include "../tunables.hpp"
+#include "../yaml_render.hpp"
+#include "common.hpp"
+
+namespace lnetctl {
+namespace {
+
+std::string command_of(ImportMode mode)
+{
+	return mode == ImportMode::add ? "add" : "del";
+}
+
+void apply_add(Kernel &k, const ConfigPlan &plan, Outcome &o)
+{
+	if (!plan.nis.empty() || !plan.routes.empty()) {
+		try {
+			k.configure(false, false);
+		} catch (const KernelError &e) {
+			if (e.error() != EALREADY) {
+				o.fail("add", "lnet", "cannot start LNet", e);
+				return;
+			}
+		}
+	}
+	for (const auto &p : plan.nis) {
+		ErrorSite site{ "add", "net", o };
+
+		if (p.whole_net) {
+			site.fail(EINVAL, "network " + lnet::net_to_string(p.net) +
+						  " has no local NI(s) to add");
+			continue;
+		}
+		try {
+			k.add_ni(p.config);
+		} catch (const KernelError &e) {
+			site.fail("cannot add network " + describe_ni(p.config), e);
+		}
+	}
+	for (const auto &r : plan.routes) {
+		try {
+			k.add_route(r);
+		} catch (const KernelError &e) {
+			o.fail("add", "route",
+			       "cannot add route to " + lnet::net_to_string(r.net) +
+				       " via " + lnet::nid_to_string(r.gateway), e);
+		}
+	}
+	for (const auto &g : plan.globals) {
+		try {
+			write_global(k, *g.tunable, g.value);
+		} catch (const KernelError &e) {
+			o.fail("add", g.tunable->name,
+			       "cannot set " + std::string(g.tunable->name) + " to " +
+				       std::to_string(g.value), e);
+		}
+	}
+}
+
+void apply_del(Kernel &k, const ConfigPlan &plan, Outcome &o)
+{
+	std::optional<std::vector<NiInfo>> current;
+
+	for (const auto &r : plan.routes) {
+		try {
+			k.del_route(r.net, r.gateway);
+		} catch (const KernelError &e) {
+			o.fail("del", "route",
+			       "cannot delete route to " + lnet::net_to_string(r.net) +
+				       " via " + lnet::nid_to_string(r.gateway), e);
+		}
+	}
+	for (const auto &p : plan.nis) {
+		ErrorSite site{ "del", "net", o };
+		std::string what = p.whole_net ? lnet::net_to_string(p.net) :
+						 describe_ni(p.config);
+
+		try {
+			if (p.whole_net) {
+				k.del_net(p.net);
+			} else if (p.config.interface.empty()) {
+				k.del_ni(p.config.nid);
+			} else {
+				bool found = false;
+
+				if (!current)
+					current = k.get_nis();
+				for (const auto &ni : *current) {
+					if (LNET_NIDNET(ni.config.nid) != p.net ||
+					    ni.config.interface != p.config.interface)
+						continue;
+					found = true;
+					k.del_ni(ni.config.nid);
+				}
+				if (!found)
+					site.fail(ENOENT, "no NI " + what);
+			}
+		} catch (const KernelError &e) {
+			site.fail("cannot delete network " + what, e);
+		}
+	}
+}
+
+}  // namespace
+
+Outcome collect_config(Kernel &k, bool backup)
+{
+	Outcome o;
+	std::vector<NiView> nis;
+	std::vector<RouteInfo> routes;
+	yaml::Map globals;
+	NetFields net_fields;
+
+	try {
+		for (auto &ni : k.get_nis())
+			nis.push_back(NiView{ std::move(ni), {}, {} });
+	} catch (const KernelError &e) {
+		o.fail("show", "net", "cannot get networks", e);
+	}
+	try {
+		routes = k.get_routes();
+	} catch (const KernelError &e) {
+		o.fail("show", "route", "cannot get routes", e);
+	}
+	for (const auto &t : global_tunables()) {
+		try {
+			auto v = read_global(k, t);
+			auto n = v ? parse_int(*v) : std::nullopt;
+
+			if (n)
+				yaml::add(globals, std::string(t.name), yaml::num(*n));
+		} catch (const KernelError &e) {
+			o.fail("show", "global", "cannot read " + std::string(t.name), e);
+		}
+	}
+	if (!o.ok())
+		return o;
+
+	net_fields.status = !backup;
+	net_fields.config = true;
+	net_fields.dev_cpt = !backup;
+	if (!nis.empty())
+		yaml::add(o.out, "net", render_nets(nis, net_fields));
+	if (!routes.empty())
+		yaml::add(o.out, "route",
+			  render_routes(routes, RouteFields{ true, !backup }));
+	if (!globals.empty())
+		yaml::add(o.out, "global", yaml::map(std::move(globals)));
+	return o;
+}
+
+Outcome export_config(Kernel &k, const ExportArgs &a)
+{
+	Outcome o = collect_config(k, a.backup);
+
+	if (!o.ok() || a.file.empty() || a.file == "-")
+		return o;
+	{
+		std::ofstream f(a.file, std::ios::out | std::ios::trunc);
+
+		if (f)
+			f << yaml::render(o.out);
+		if (f)
+			f.close();
+		if (!f) {
+			int err = errno ? errno : EIO;
+
+			o.fail("export", "file", err, "cannot write " + a.file +
+							       ": " + errno_text(err));
+		}
+	}
+	o.out.clear();
+	return o;
+}
+
+Outcome import_config(Kernel &k, const ImportArgs &a)
+{
+	Outcome o;
+	std::string text;
+
+	errno = 0;
+	if (a.file == "-") {
+		text.assign(std::istreambuf_iterator<char>(std::cin), {});
+	} else {
+		std::ifstream f(a.file, std::ios::in | std::ios::binary);
+
+		if (f)
+			text.assign(std::istreambuf_iterator<char>(f), {});
+		if (!f.is_open() || f.bad()) {
+			int err = errno ? errno : EIO;
+
+			o.fail(command_of(a.mode), "yaml", err,
+			       "cannot read " + a.file + ": " + errno_text(err));
+			return o;
+		}
+	}
+	return apply_config(k, text, a.mode);
+}
+
+Outcome apply_config(Kernel &k, std::string_view text, ImportMode mode)
+{
+	Outcome o;
+	ConfigPlan plan = parse_config(text, command_of(mode), o);
+
+	// A file with mistakes is not applied at all; sections this lnetctl
+	// does not handle are reported after the rest is applied.
+	if (!o.ok())
+		return o;
+	if (mode == ImportMode::add)
+		apply_add(k, plan, o);
+	else
+		apply_del(k, plan, o);
+	for (const auto &section : plan.unsupported)
+		o.fail(command_of(mode), section, EOPNOTSUPP,
+		       "section '" + section + "' is not supported by this "
+		       "lnetctl; it was not applied");
+	return o;
+}
+
+}  // namespace lnetctl

@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "devlnet.hpp"
+
+#include "ioctl_pack.hpp"
+#include "parse.hpp"
+
+#include <cerrno>
+#include <fcntl.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <array>
+
+namespace lnetctl {
+namespace {
+
+// Upper bound on GET_* iterations, against a kernel that never says ENOENT.
+constexpr std::uint32_t max_entries = 1U << 20;
+// Ping reply capacity: the default lnet_interfaces_max.
+constexpr std::size_t ping_capacity = 4096;
+
+}  // namespace
+
+UniqueFd &UniqueFd::operator=(UniqueFd &&other) noexcept
+{
+	if (this != &other) {
+		if (fd_ >= 0)
+			::close(fd_);
+		fd_ = std::exchange(other.fd_, -1);
+	}
+	return *this;
+}
+
+UniqueFd::~UniqueFd()
+{
+	if (fd_ >= 0)
+		::close(fd_);
+}
+
+std::string ioctl_error_text(int err)
+{
+	std::string text = errno_text(err);
+
+	switch (err) {
+	case EACCES:
+	case EPERM:
+		text += " (CAP_SYS_ADMIN is required: run as root)";
+		break;
+	case ENETDOWN:
+	case ESHUTDOWN:
+		text += " (LNet is not running: use 'lnetctl lnet configure')";
+		break;
+	default:
+		break;
+	}
+	return text;
+}
+
+DevLnet::DevLnet(std::string device, std::string sysfs_modules)
+	: device_(std::move(device)), sysfs_(std::move(sysfs_modules))
+{
+}
+
+int DevLnet::device_fd()
+{
+	if (!fd_) {
+		int fd = ::open(device_.c_str(), O_RDWR | O_CLOEXEC);
+
+		if (fd < 0) {
+			int err = errno;
+			std::string msg = "cannot open " + device_ + ": " +
+					  errno_text(err);
+
+			if (err == ENOENT || err == ENODEV || err == ENXIO)
+				msg += " (is lnet.ko loaded?)";
+			else if (err == EACCES || err == EPERM)
+				msg += " (lnetctl must be run as root)";
+			throw KernelError(err, msg, true);
+		}
+		fd_ = UniqueFd(fd);
+	}
+	return fd_.get();
+}
+
+int DevLnet::try_ioctl(unsigned long cmd, void *arg)
+{
+	int fd = device_fd();
+
+	while (::ioctl(fd, cmd, arg) < 0) {
+		if (errno != EINTR)
+			return errno;
+	}
+	return 0;
+}
+
+void DevLnet::do_ioctl(unsigned long cmd, void *arg)
+{
+	int err = try_ioctl(cmd, arg);
+
+	if (err)
+		throw KernelError(err, ioctl_error_text(err));
+}
+
+void DevLnet::configure(bool all, bool large)
+{
+	auto d = pack_configure(all, large);
+
+	do_ioctl(LNET_IOC_CONFIGURE, &d);
+}
+
+void DevLnet::unconfigure()
+{
+	auto d = pack_unconfigure();
+
+	do_ioctl(LNET_IOC_UNCONFIGURE, &d);
+}
+
+void DevLnet::add_ni(const NiConfig &ni)
+{
+	auto s = pack_add_ni(ni);
+
+	do_ioctl(LNET_IOC_ADD_LOCAL_NI, &s);
+}
+
+void DevLnet::del_ni(lnet_nid_t nid)
+{
+	auto s = pack_del_ni(nid);
+
+	do_ioctl(LNET_IOC_DEL_LOCAL_NI, &s);
+}
+
+void DevLnet::del_net(std::uint32_t net)
+{
+	auto d = pack_del_net(net);
+
+	do_ioctl(LNET_IOC_DEL_NET, &d);
+}
+
+std::vector<NiInfo> DevLnet::get_nis()
+{
+	std::vector<NiInfo> nis;
+
+	for (std::uint32_t i = 0; i < max_entries; i++) {
+		auto s = pack_get_ni(i);
+		int err = try_ioctl(LNET_IOC_GET_LOCAL_NI, &s);
+
+		if (err == ENOENT)
+			break;
+		if (err)
+			throw KernelError(err, ioctl_error_text(err));
+		nis.push_back(unpack_ni(s));
+	}
+	return nis;
+}
+
+MsgStats DevLnet::get_ni_stats(lnet_nid_t nid)
+{
+	auto s = pack_get_ni_stats(nid);
+
+	do_ioctl(LNET_IOC_GET_LOCAL_NI_MSG_STATS, &s);
+	return unpack_msg_stats(s.lns_stats);
+}
+
+NiHealth DevLnet::get_ni_health(lnet_nid_t nid)
+{
+	auto s = pack_get_ni_health(nid);
+
+	do_ioctl(LNET_IOC_GET_LOCAL_HSTATS, &s);
+	return unpack_ni_health(s);
+}
+
+std::vector<PeerInfo> DevLnet::get_peers()
+{
+	std::vector<PeerInfo> peers;
+
+	for (std::uint32_t i = 0; i < max_entries; i++) {
+		auto s = pack_get_peer_ni(i);
+		int err = try_ioctl(LNET_IOC_GET_PEER_NI, &s);
+
+		if (err == ENOENT)
+			break;
+		if (err)
+			throw KernelError(err, ioctl_error_text(err));
+		if (peers.empty() || peers.back().primary_nid != s.pni_primary_nid) {
+			PeerInfo p;
+
+			p.primary_nid = s.pni_primary_nid;
+			p.multi_rail = (s.pni_flags & LNET_IOCTL_PEER_MULTI_RAIL) != 0;
+			p.state = s.pni_peer_state;
+			peers.push_back(std::move(p));
+		}
+		peers.back().nis.push_back(unpack_peer_ni(s));
+	}
+	return peers;
+}
+
+void DevLnet::add_route(const RouteConfig &route)
+{
+	auto d = pack_add_route(route);
+
+	do_ioctl(LNET_IOC_ADD_ROUTE, &d);
+}
+
+void DevLnet::del_route(std::uint32_t net, lnet_nid_t gateway)
+{
+	auto d = pack_del_route(net, gateway);
+
+	do_ioctl(LNET_IOC_DEL_ROUTE, &d);
+}
+
+std::vector<RouteInfo> DevLnet::get_routes()
+{
+	std::vector<RouteInfo> routes;
+
+	for (std::uint32_t i = 0; i < max_entries; i++) {
+		auto d = pack_get_route(i);
+		int err = try_ioctl(LNET_IOC_GET_ROUTE, &d);
+
+		if (err == ENOENT)
+			break;
+		if (err)
+			throw KernelError(err, ioctl_error_text(err));
+		routes.push_back(unpack_route(d));
+	}
+	return routes;
+}
+
+PingReply DevLnet::ping(const PingRequest &request)
+{
+	std::vector<lnet_process_id> ids(ping_capacity);
+	auto p = pack_ping(request, ids);
+
+	do_ioctl(LNET_IOC_PING_PEER, &p);
+	return unpack_ping(p, ids);
+}
+
+Counters DevLnet::get_stats()
+{
+	auto s = pack_get_stats();
+
+	do_ioctl(LNET_IOC_GET_LNET_STATS, &s);
+	return unpack_stats(s);
+}
+
+void DevLnet::reset_stats()
+{
+	auto h = pack_reset_stats();
+
+	do_ioctl(LNET_IOC_RESET_LNET_STATS, &h);
+}
+
+std::string DevLnet::param_path(std::string_view module,
+				std::string_view name) const
+{
+	std::string path = sysfs_;
+
+	path += '/';
+	path += module;
+	path += "/parameters/";
+	path += name;
+	return path;
+}
+
+std::optional<std::string> DevLnet::read_param(std::string_view module,
+					       std::string_view name)
+{
+	std::string path = param_path(module, name);
+	UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+	std::string value;
+	std::array<char, 256> buf;
+
+	if (!fd) {
+		int err = errno;
+
+		if (err == ENOENT)
+			return std::nullopt;
+		throw KernelError(err, "cannot read " + path + ": " +
+					       errno_text(err), true);
+	}
+	for (;;) {
+		ssize_t n = ::read(fd.get(), buf.data(), buf.size());
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int err = errno;
+
+			throw KernelError(err, "cannot read " + path + ": " +
+						       errno_text(err), true);
+		}
+		if (n == 0)
+			break;
+		value.append(buf.data(), static_cast<std::size_t>(n));
+	}
+	while (!value.empty() && (value.back() == '\n' || value.back() == ' '))
+		value.pop_back();
+	return value;
+}
+
+void DevLnet::write_param(std::string_view module, std::string_view name,
+			  std::string_view value)
+{
+	std::string path = param_path(module, name);
+	UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CLOEXEC));
+	std::string text = std::string(value) + "\n";
+
+	if (!fd) {
+		int err = errno;
+		std::string msg = "cannot write " + path + ": " + errno_text(err);
+		struct stat st;
+
+		if (err == ENOENT) {
+			std::string dir = sysfs_ + "/" + std::string(module);
+
+			if (::stat(dir.c_str(), &st) == 0)
+				msg += " (this " + std::string(module) +
+				       ".ko has no such parameter)";
+			else
+				msg += " (is " + std::string(module) +
+				       ".ko loaded?)";
+		} else if (err == EACCES || err == EPERM) {
+			msg += " (run as root; the parameter may be read-only)";
+		}
+		throw KernelError(err, msg, true);
+	}
+	for (;;) {
+		ssize_t n = ::write(fd.get(), text.data(), text.size());
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int err = errno;
+
+			throw KernelError(err, "cannot set " + path + " to " +
+						       std::string(value) + ": " +
+						       errno_text(err), true);
+		}
+		break;
+	}
+}
+
+}  // namespace lnetctl

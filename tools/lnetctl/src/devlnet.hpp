@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// The real kernel: ioctls on /dev/lnet (opened on first use) and module
+// parameters under /sys/module.
+#ifndef LNETCTL_DEVLNET_HPP
+#define LNETCTL_DEVLNET_HPP
+
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "kernel.hpp"
+
+namespace lnetctl {
+
+// An owned file descriptor.
+class UniqueFd {
+public:
+	UniqueFd() = default;
+	explicit UniqueFd(int fd) : fd_(fd) {}
+	UniqueFd(UniqueFd &&other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+	UniqueFd &operator=(UniqueFd &&other) noexcept;
+	UniqueFd(const UniqueFd &) = delete;
+	UniqueFd &operator=(const UniqueFd &) = delete;
+	~UniqueFd();
+
+	int get() const noexcept { return fd_; }
+	explicit operator bool() const noexcept { return fd_ >= 0; }
+
+private:
+	int fd_ = -1;
+};
+
+class DevLnet final : public Kernel {
+public:
+	explicit DevLnet(std::string device = "/dev/lnet",
+			 std::string sysfs_modules = "/sys/module");
+
+	void configure(bool all, bool large) override;
+	void unconfigure() override;
+	void add_ni(const NiConfig &ni) override;
+	void del_ni(lnet_nid_t nid) override;
+	void del_net(std::uint32_t net) override;
+	std::vector<NiInfo> get_nis() override;
+	MsgStats get_ni_stats(lnet_nid_t nid) override;
+	NiHealth get_ni_health(lnet_nid_t nid) override;
+	std::vector<PeerInfo> get_peers() override;
+	void add_route(const RouteConfig &route) override;
+	void del_route(std::uint32_t net, lnet_nid_t gateway) override;
+	std::vector<RouteInfo> get_routes() override;
+	PingReply ping(const PingRequest &request) override;
+	Counters get_stats() override;
+	void reset_stats() override;
+	std::optional<std::string> read_param(std::string_view module,
+					      std::string_view name) override;
+	void write_param(std::string_view module, std::string_view name,
+			 std::string_view value) override;
+
+private:
+	int device_fd();
+	// Returns 0 or the errno of a failed ioctl; never throws for the
+	// ioctl itself (the caller decides what ENOENT means).
+	int try_ioctl(unsigned long cmd, void *arg);
+	void do_ioctl(unsigned long cmd, void *arg);
+	std::string param_path(std::string_view module, std::string_view name) const;
+
+	std::string device_;
+	std::string sysfs_;
+	UniqueFd fd_;
+};
+
+// The text lnetctl prints for a failed ioctl: strerror plus a hint for the
+// usual causes (permission, LNet not running).
+std::string ioctl_error_text(int err);
+
+}  // namespace lnetctl
+
+#endif  // LNETCTL_DEVLNET_HPP

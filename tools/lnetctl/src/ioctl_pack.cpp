@@ -1,0 +1,407 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "ioctl_pack.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+namespace lnetctl {
+namespace {
+
+void set_hdr(lnet_ioctl_hdr &hdr, std::size_t len, std::uint32_t version)
+{
+	hdr.ioc_len = static_cast<std::uint32_t>(len);
+	hdr.ioc_version = version;
+}
+
+// Value-initialised (all-zero) structure with its header filled in.
+template <typename T>
+T v2_struct(lnet_ioctl_hdr T::*hdr)
+{
+	T s{};
+
+	set_hdr(s.*hdr, sizeof(T), LNET_IOCTL_VERSION2);
+	return s;
+}
+
+template <std::size_t N>
+void copy_string(char (&dst)[N], std::string_view src, std::string_view what)
+{
+	if (src.size() >= N)
+		throw KernelError(EINVAL, std::string(what) + " is longer than " +
+					  std::to_string(N - 1) + " characters");
+	std::copy(src.begin(), src.end(), dst);
+	dst[src.size()] = '\0';
+}
+
+template <std::size_t N>
+std::string read_string(const char (&src)[N])
+{
+	return std::string(src, strnlen(src, N));
+}
+
+lnet_ioctl_config_data config_data()
+{
+	return v2_struct(&lnet_ioctl_config_data::cfg_hdr);
+}
+
+NiIoctl ni_ioctl()
+{
+	NiIoctl s{};
+
+	set_hdr(s.ni.lic_hdr, ni_ioctl_len, LNET_IOCTL_VERSION2);
+	return s;
+}
+
+std::uint32_t lnd_of(lnet_nid_t nid)
+{
+	return LNET_NETTYP(LNET_NIDNET(nid));
+}
+
+void pack_lnd(const LndTunables &lnd, lnet_ioctl_lnd_tunables &t)
+{
+	if (const auto *sock = std::get_if<SockTunables>(&lnd)) {
+		auto &s = t.lt_lnd.sock;
+
+		s.lnd_version = LNET_IOCTL_TUNABLES_VERSION;
+		s.lnd_conns_per_peer = sock->conns_per_peer;
+		s.lnd_timeout = sock->timeout;
+		s.lnd_tos = sock->tos;
+	} else if (const auto *ib = std::get_if<O2ibTunables>(&lnd)) {
+		auto &o = t.lt_lnd.o2ib;
+
+		o.lnd_version = LNET_IOCTL_TUNABLES_VERSION;
+		o.lnd_peercredits_hiw = ib->peercredits_hiw;
+		o.lnd_map_on_demand = ib->map_on_demand;
+		o.lnd_concurrent_sends = ib->concurrent_sends;
+		o.lnd_fmr_pool_size = ib->fmr_pool_size;
+		o.lnd_fmr_flush_trigger = ib->fmr_flush_trigger;
+		o.lnd_fmr_cache = ib->fmr_cache;
+		o.lnd_conns_per_peer = ib->conns_per_peer;
+		o.lnd_ntx = ib->ntx;
+		o.lnd_timeout = ib->timeout;
+		o.lnd_tos = ib->tos;
+	}
+}
+
+LndTunables unpack_lnd(std::uint32_t lnd_type, const lnet_ioctl_lnd_tunables &t)
+{
+	if (lnd_type == LNET_LND_SOCK) {
+		const auto &s = t.lt_lnd.sock;
+		SockTunables sock;
+
+		sock.conns_per_peer = s.lnd_conns_per_peer;
+		sock.timeout = s.lnd_timeout;
+		sock.tos = s.lnd_tos;
+		return sock;
+	}
+	if (lnd_type == LNET_LND_O2IB) {
+		const auto &o = t.lt_lnd.o2ib;
+		O2ibTunables ib;
+
+		ib.peercredits_hiw = o.lnd_peercredits_hiw;
+		ib.map_on_demand = o.lnd_map_on_demand;
+		ib.concurrent_sends = o.lnd_concurrent_sends;
+		ib.fmr_pool_size = o.lnd_fmr_pool_size;
+		ib.fmr_flush_trigger = o.lnd_fmr_flush_trigger;
+		ib.fmr_cache = o.lnd_fmr_cache;
+		ib.conns_per_peer = o.lnd_conns_per_peer;
+		ib.ntx = o.lnd_ntx;
+		ib.timeout = o.lnd_timeout;
+		ib.tos = o.lnd_tos;
+		return ib;
+	}
+	return std::monostate{};
+}
+
+MsgStats unpack_counts(const lnet_ioctl_msg_stats &s)
+{
+	MsgStats m;
+
+	m.send_count = s.ms_send_count;
+	m.recv_count = s.ms_recv_count;
+	m.drop_count = s.ms_drop_count;
+	std::copy(std::begin(s.ms_sent), std::end(s.ms_sent), m.sent.begin());
+	std::copy(std::begin(s.ms_received), std::end(s.ms_received),
+		  m.received.begin());
+	std::copy(std::begin(s.ms_dropped), std::end(s.ms_dropped),
+		  m.dropped.begin());
+	return m;
+}
+
+}  // namespace
+
+lnet_ioctl_data pack_configure(bool all, bool large)
+{
+	lnet_ioctl_data d{};
+
+	set_hdr(d.ioc_hdr, sizeof(d), LNET_IOCTL_VERSION);
+	d.ioc_flags = (all ? LNET_IOCTL_CONFIGURE_ALL : 0) |
+		      (large ? LNET_IOCTL_CONFIGURE_LARGE : 0);
+	return d;
+}
+
+lnet_ioctl_data pack_unconfigure()
+{
+	lnet_ioctl_data d{};
+
+	set_hdr(d.ioc_hdr, sizeof(d), LNET_IOCTL_VERSION);
+	return d;
+}
+
+NiIoctl pack_add_ni(const NiConfig &ni)
+{
+	NiIoctl s = ni_ioctl();
+	auto &cmn = s.tunables.lt_cmn;
+
+	if (ni.cpts.size() > LNET_IOCTL_MAX_CPTS)
+		throw KernelError(EINVAL, "more than " +
+				  std::to_string(LNET_IOCTL_MAX_CPTS) + " CPTs");
+	s.ni.lic_nid = ni.nid;
+	copy_string(s.ni.lic_ni_intf, ni.interface, "interface name");
+	copy_string(s.ni.lic_legacy_ip2nets, ni.ip2net, "ip2net rule");
+	std::copy(ni.cpts.begin(), ni.cpts.end(), s.ni.lic_cpts);
+	s.ni.lic_ncpts = static_cast<std::uint32_t>(ni.cpts.size());
+	s.ni.lic_dev_cpt = -1;
+
+	cmn.lct_version = LNET_IOCTL_TUNABLES_VERSION;
+	cmn.lct_peer_timeout = ni.tunables.peer_timeout;
+	cmn.lct_peer_tx_credits = ni.tunables.peer_credits;
+	cmn.lct_peer_rtr_credits = ni.tunables.peer_buffer_credits;
+	cmn.lct_max_tx_credits = ni.tunables.credits;
+	// An LND block must be there for the kernel to find its defaults.
+	if (std::holds_alternative<std::monostate>(ni.lnd)) {
+		if (lnd_of(ni.nid) == LNET_LND_SOCK)
+			pack_lnd(SockTunables{}, s.tunables);
+		else if (lnd_of(ni.nid) == LNET_LND_O2IB)
+			pack_lnd(O2ibTunables{}, s.tunables);
+	} else {
+		pack_lnd(ni.lnd, s.tunables);
+	}
+	return s;
+}
+
+NiIoctl pack_del_ni(lnet_nid_t nid)
+{
+	NiIoctl s = ni_ioctl();
+
+	s.ni.lic_nid = nid;
+	return s;
+}
+
+NiIoctl pack_get_ni(std::uint32_t index)
+{
+	NiIoctl s = ni_ioctl();
+
+	s.ni.lic_idx = index;
+	return s;
+}
+
+NiInfo unpack_ni(const NiIoctl &reply)
+{
+	const auto &r = reply.ni;
+	const auto &cmn = reply.tunables.lt_cmn;
+	std::uint32_t ncpts = std::min<std::uint32_t>(r.lic_ncpts,
+						      LNET_IOCTL_MAX_CPTS);
+	NiInfo info;
+
+	info.config.nid = r.lic_nid;
+	info.config.interface = read_string(r.lic_ni_intf);
+	info.config.cpts.assign(r.lic_cpts, r.lic_cpts + ncpts);
+	info.config.tunables.peer_timeout = cmn.lct_peer_timeout;
+	info.config.tunables.peer_credits = cmn.lct_peer_tx_credits;
+	info.config.tunables.peer_buffer_credits = cmn.lct_peer_rtr_credits;
+	info.config.tunables.credits = cmn.lct_max_tx_credits;
+	info.config.lnd = unpack_lnd(lnd_of(r.lic_nid), reply.tunables);
+	info.up = r.lic_status == LNET_IOCTL_NI_STATUS_UP;
+	info.dev_cpt = r.lic_dev_cpt;
+	return info;
+}
+
+lnet_ioctl_config_data pack_del_net(std::uint32_t net)
+{
+	auto d = config_data();
+
+	d.cfg_net = net;
+	return d;
+}
+
+lnet_ioctl_ni_msg_stats pack_get_ni_stats(lnet_nid_t nid)
+{
+	auto s = v2_struct(&lnet_ioctl_ni_msg_stats::lns_hdr);
+
+	s.lns_nid = nid;
+	return s;
+}
+
+MsgStats unpack_msg_stats(const lnet_ioctl_msg_stats &stats)
+{
+	return unpack_counts(stats);
+}
+
+lnet_ioctl_ni_health pack_get_ni_health(lnet_nid_t nid)
+{
+	auto s = v2_struct(&lnet_ioctl_ni_health::lnh_hdr);
+
+	s.lnh_nid = nid;
+	return s;
+}
+
+NiHealth unpack_ni_health(const lnet_ioctl_ni_health &r)
+{
+	NiHealth h;
+
+	h.health_value = r.lnh_health_value;
+	h.fatal_error = r.lnh_fatal_error != 0;
+	h.interrupts = r.lnh_interrupts;
+	h.dropped = r.lnh_dropped;
+	h.aborted = r.lnh_aborted;
+	h.no_route = r.lnh_no_route;
+	h.timeouts = r.lnh_timeouts;
+	h.error = r.lnh_error;
+	h.ping_count = r.lnh_ping_count;
+	h.next_ping = r.lnh_next_ping;
+	return h;
+}
+
+lnet_ioctl_peer_ni pack_get_peer_ni(std::uint32_t index)
+{
+	auto s = v2_struct(&lnet_ioctl_peer_ni::pni_hdr);
+
+	s.pni_index = index;
+	return s;
+}
+
+PeerNiInfo unpack_peer_ni(const lnet_ioctl_peer_ni &r)
+{
+	PeerNiInfo p;
+
+	p.nid = r.pni_nid;
+	switch (r.pni_ni_state) {
+	case LNET_IOCTL_PEER_NI_UP:
+		p.state = PeerNiState::up;
+		break;
+	case LNET_IOCTL_PEER_NI_DOWN:
+		p.state = PeerNiState::down;
+		break;
+	default:
+		p.state = PeerNiState::na;
+		break;
+	}
+	p.max_tx_credits = r.pni_max_tx_credits;
+	p.available_tx_credits = r.pni_available_tx_credits;
+	p.min_tx_credits = r.pni_min_tx_credits;
+	p.tx_q_num_of_buf = r.pni_tx_q_num_of_buf;
+	p.available_rtr_credits = r.pni_available_rtr_credits;
+	p.min_rtr_credits = r.pni_min_rtr_credits;
+	p.refcount = r.pni_refcount;
+	p.stats = unpack_counts(r.pni_stats);
+	p.health_value = r.pni_health_value;
+	p.hs_dropped = r.pni_hs_dropped;
+	p.hs_timeout = r.pni_hs_timeout;
+	p.hs_error = r.pni_hs_error;
+	p.hs_network_timeout = r.pni_hs_network_timeout;
+	p.hs_ping_count = r.pni_hs_ping_count;
+	p.hs_next_ping = r.pni_hs_next_ping;
+	return p;
+}
+
+lnet_ioctl_config_data pack_add_route(const RouteConfig &route)
+{
+	auto d = config_data();
+
+	d.cfg_net = route.net;
+	d.cfg_nid = route.gateway;
+	d.cfg_u.route.hop = route.hop;
+	d.cfg_u.route.priority = route.priority;
+	d.cfg_u.route.sensitivity = route.sensitivity;
+	return d;
+}
+
+lnet_ioctl_config_data pack_del_route(std::uint32_t net, lnet_nid_t gateway)
+{
+	auto d = config_data();
+
+	d.cfg_net = net;
+	d.cfg_nid = gateway;
+	return d;
+}
+
+lnet_ioctl_config_data pack_get_route(std::uint32_t index)
+{
+	auto d = config_data();
+
+	d.cfg_count = index;
+	return d;
+}
+
+RouteInfo unpack_route(const lnet_ioctl_config_data &r)
+{
+	RouteInfo info;
+
+	info.config.net = r.cfg_net;
+	info.config.gateway = r.cfg_nid;
+	info.config.hop = r.cfg_u.route.hop;
+	info.config.priority = r.cfg_u.route.priority;
+	info.config.sensitivity = r.cfg_u.route.sensitivity;
+	info.alive = (r.cfg_u.route.flags & LNET_IOCTL_ROUTE_ALIVE) != 0;
+	info.multi_hop = (r.cfg_u.route.flags & LNET_IOCTL_ROUTE_MULTI_HOP) != 0;
+	return info;
+}
+
+lnet_ioctl_ping_data pack_ping(const PingRequest &request,
+			       std::span<lnet_process_id> ids)
+{
+	auto p = v2_struct(&lnet_ioctl_ping_data::ping_hdr);
+
+	p.ping_param = request.timeout_ms;
+	p.ping_count = static_cast<std::uint32_t>(ids.size());
+	p.ping_target_nid = request.target.nid;
+	p.ping_target_pid = request.target.pid;
+	p.ping_ids = reinterpret_cast<std::uintptr_t>(ids.data());
+	p.ping_src = request.source;
+	return p;
+}
+
+PingReply unpack_ping(const lnet_ioctl_ping_data &reply,
+		      std::span<const lnet_process_id> ids)
+{
+	PingReply r;
+	std::size_t n = std::min<std::size_t>(reply.ping_count, ids.size());
+
+	r.primary_nid = reply.ping_target_nid;
+	r.multi_rail = reply.ping_mr != 0;
+	r.ids.assign(ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(n));
+	return r;
+}
+
+lnet_ioctl_lnet_stats pack_get_stats()
+{
+	return v2_struct(&lnet_ioctl_lnet_stats::st_hdr);
+}
+
+Counters unpack_stats(const lnet_ioctl_lnet_stats &r)
+{
+	return {
+		r.st_msgs_alloc, r.st_msgs_max, r.st_rst_alloc, r.st_errors,
+		r.st_send_count, r.st_resend_count, r.st_response_timeout_count,
+		r.st_local_interrupt_count, r.st_local_dropped_count,
+		r.st_local_aborted_count, r.st_local_no_route_count,
+		r.st_local_timeout_count, r.st_local_error_count,
+		r.st_remote_dropped_count, r.st_remote_error_count,
+		r.st_remote_timeout_count, r.st_network_timeout_count,
+		r.st_failed_resends, r.st_successful_resends, r.st_recv_count,
+		r.st_route_count, r.st_drop_count, r.st_send_length,
+		r.st_recv_length, r.st_route_length, r.st_drop_length,
+	};
+}
+
+lnet_ioctl_hdr pack_reset_stats()
+{
+	lnet_ioctl_hdr h{};
+
+	set_hdr(h, sizeof(h), LNET_IOCTL_VERSION2);
+	return h;
+}
+
+}  // namespace lnetctl

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// Conversions between lnetctl's types and the /dev/lnet ioctl structures of
+// <linux/lnet/lnet-ioctl.h>. Pure functions, so the byte layout of every
+// request can be unit-tested without a kernel.
+#ifndef LNETCTL_IOCTL_PACK_HPP
+#define LNETCTL_IOCTL_PACK_HPP
+
+#include <linux/lnet/lnet-ioctl.h>
+
+#include <cstddef>
+#include <span>
+
+#include "kernel.hpp"
+
+namespace lnetctl {
+
+// An NI configuration structure with its tunables block right behind it.
+struct NiIoctl {
+	lnet_ioctl_config_ni ni;
+	lnet_ioctl_lnd_tunables tunables;
+};
+static_assert(offsetof(NiIoctl, tunables) == LNET_IOCTL_NI_TUNABLES_OFFSET);
+
+// ioc_len of an NiIoctl: the NI structure plus the whole tunables block.
+inline constexpr std::uint32_t ni_ioctl_len =
+	LNET_IOCTL_NI_TUNABLES_OFFSET + sizeof(lnet_ioctl_lnd_tunables);
+
+lnet_ioctl_data pack_configure(bool all, bool large);
+lnet_ioctl_data pack_unconfigure();
+
+// ADD_LOCAL_NI. Throws KernelError(EINVAL) if a string does not fit.
+NiIoctl pack_add_ni(const NiConfig &ni);
+NiIoctl pack_del_ni(lnet_nid_t nid);
+NiIoctl pack_get_ni(std::uint32_t index);
+NiInfo unpack_ni(const NiIoctl &reply);
+
+lnet_ioctl_config_data pack_del_net(std::uint32_t net);
+
+lnet_ioctl_ni_msg_stats pack_get_ni_stats(lnet_nid_t nid);
+MsgStats unpack_msg_stats(const lnet_ioctl_msg_stats &stats);
+lnet_ioctl_ni_health pack_get_ni_health(lnet_nid_t nid);
+NiHealth unpack_ni_health(const lnet_ioctl_ni_health &reply);
+
+lnet_ioctl_peer_ni pack_get_peer_ni(std::uint32_t index);
+PeerNiInfo unpack_peer_ni(const lnet_ioctl_peer_ni &reply);
+
+lnet_ioctl_config_data pack_add_route(const RouteConfig &route);
+lnet_ioctl_config_data pack_del_route(std::uint32_t net, lnet_nid_t gateway);
+lnet_ioctl_config_data pack_get_route(std::uint32_t index);
+RouteInfo unpack_route(const lnet_ioctl_config_data &reply);
+
+// PING_PEER; @ids receives the target's ping info entries.
+lnet_ioctl_ping_data pack_ping(const PingRequest &request,
+			       std::span<lnet_process_id> ids);
+// The reply; reads the first ping_count (at most ids.size()) entries.
+PingReply unpack_ping(const lnet_ioctl_ping_data &reply,
+		      std::span<const lnet_process_id> ids);
+
+lnet_ioctl_lnet_stats pack_get_stats();
+Counters unpack_stats(const lnet_ioctl_lnet_stats &reply);
+lnet_ioctl_hdr pack_reset_stats();
+
+}  // namespace lnetctl
+
+#endif  // LNETCTL_IOCTL_PACK_HPP

@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// What lnetctl needs from the kernel, as an abstract interface: DevLnet
+// implements it with /dev/lnet ioctls and /sys/module parameters, the unit
+// tests with an in-memory fake. Every operation throws KernelError on
+// failure.
+#ifndef LNETCTL_KERNEL_HPP
+#define LNETCTL_KERNEL_HPP
+
+#include <linux/lnet/lnet-nid.h>
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace lnetctl {
+
+class KernelError : public std::runtime_error {
+public:
+	// @err: positive errno. @standalone: the message already says what
+	// failed and why (e.g. "cannot open /dev/lnet: ..."), so callers print
+	// it as is instead of prefixing their own context.
+	KernelError(int err, const std::string &message, bool standalone = false)
+		: std::runtime_error(message), err_(err), standalone_(standalone)
+	{
+	}
+
+	int error() const noexcept { return err_; }
+	bool standalone() const noexcept { return standalone_; }
+
+private:
+	int err_;
+	bool standalone_;
+};
+
+// Per-NI tunables common to every LND; -1 = module default.
+struct CommonTunables {
+	std::int32_t peer_timeout = -1;
+	std::int32_t peer_credits = -1;
+	std::int32_t peer_buffer_credits = -1;
+	std::int32_t credits = -1;
+
+	bool operator==(const CommonTunables &) const = default;
+};
+
+// 0 = module default, except tos where -1 is the default.
+struct SockTunables {
+	std::uint16_t conns_per_peer = 0;
+	std::uint32_t timeout = 0;
+	std::int16_t tos = -1;
+
+	bool operator==(const SockTunables &) const = default;
+};
+
+struct O2ibTunables {
+	std::uint32_t peercredits_hiw = 0;
+	std::uint32_t map_on_demand = 0;
+	std::uint32_t concurrent_sends = 0;
+	std::uint32_t fmr_pool_size = 0;
+	std::uint32_t fmr_flush_trigger = 0;
+	std::uint32_t fmr_cache = 0;
+	std::uint16_t ntx = 0;
+	std::uint16_t conns_per_peer = 0;
+	std::uint32_t timeout = 0;
+	std::int16_t tos = -1;
+
+	bool operator==(const O2ibTunables &) const = default;
+};
+
+using LndTunables = std::variant<std::monostate, SockTunables, O2ibTunables>;
+
+// Address part meaning "take the address from the interface".
+inline constexpr std::uint32_t any_addr = 0xffffffffU;
+
+inline lnet_nid_t nid_from_interface(std::uint32_t net)
+{
+	return LNET_MKNID(net, any_addr);
+}
+
+// A local NI as configured (net add) or reported (net show).
+struct NiConfig {
+	// add: a complete NID, or nid_from_interface(net); report: the NID
+	lnet_nid_t nid = LNET_NID_ANY;
+	std::string interface;			// "" for none
+	std::string ip2net;			// add only
+	std::vector<std::uint32_t> cpts;	// empty: all partitions
+	CommonTunables tunables;
+	LndTunables lnd;
+
+	bool operator==(const NiConfig &) const = default;
+};
+
+struct NiInfo {
+	NiConfig config;
+	bool up = false;
+	std::int32_t dev_cpt = -1;
+
+	bool operator==(const NiInfo &) const = default;
+};
+
+// Message types in the order of the per-type counters.
+inline constexpr std::array<std::string_view, 5> msg_type_names = {
+	"put", "get", "reply", "ack", "hello",
+};
+
+struct MsgStats {
+	std::uint64_t send_count = 0;
+	std::uint64_t recv_count = 0;
+	std::uint64_t drop_count = 0;
+	std::array<std::uint64_t, msg_type_names.size()> sent{};
+	std::array<std::uint64_t, msg_type_names.size()> received{};
+	std::array<std::uint64_t, msg_type_names.size()> dropped{};
+
+	bool operator==(const MsgStats &) const = default;
+};
+
+struct NiHealth {
+	std::int32_t health_value = 1000;
+	bool fatal_error = false;
+	std::uint64_t interrupts = 0;
+	std::uint64_t dropped = 0;
+	std::uint64_t aborted = 0;
+	std::uint64_t no_route = 0;
+	std::uint64_t timeouts = 0;
+	std::uint64_t error = 0;
+	std::uint64_t ping_count = 0;
+	std::int64_t next_ping = 0;
+
+	bool operator==(const NiHealth &) const = default;
+};
+
+struct RouteConfig {
+	std::uint32_t net = LNET_NET_ANY;	// remote net
+	lnet_nid_t gateway = LNET_NID_ANY;
+	std::int32_t hop = -1;			// -1: unspecified
+	std::uint32_t priority = 0;
+	std::uint32_t sensitivity = 0;		// 0: default
+
+	bool operator==(const RouteConfig &) const = default;
+};
+
+struct RouteInfo {
+	RouteConfig config;
+	bool alive = false;
+	bool multi_hop = false;
+
+	bool operator==(const RouteInfo &) const = default;
+};
+
+enum class PeerNiState { na, up, down };
+
+struct PeerNiInfo {
+	lnet_nid_t nid = LNET_NID_ANY;
+	PeerNiState state = PeerNiState::na;
+	std::int32_t max_tx_credits = 0;
+	std::int32_t available_tx_credits = 0;
+	std::int32_t min_tx_credits = 0;
+	std::uint32_t tx_q_num_of_buf = 0;
+	std::int32_t available_rtr_credits = 0;
+	std::int32_t min_rtr_credits = 0;
+	std::uint32_t refcount = 0;
+	MsgStats stats;
+	std::int32_t health_value = 1000;
+	std::uint64_t hs_dropped = 0;
+	std::uint64_t hs_timeout = 0;
+	std::uint64_t hs_error = 0;
+	std::uint64_t hs_network_timeout = 0;
+	std::uint64_t hs_ping_count = 0;
+	std::int64_t hs_next_ping = 0;
+
+	bool operator==(const PeerNiInfo &) const = default;
+};
+
+struct PeerInfo {
+	lnet_nid_t primary_nid = LNET_NID_ANY;
+	bool multi_rail = false;
+	std::uint32_t state = 0;
+	std::vector<PeerNiInfo> nis;
+
+	bool operator==(const PeerInfo &) const = default;
+};
+
+struct PingRequest {
+	lnet_process_id target{ LNET_NID_ANY, LNET_PID_ANY };
+	lnet_nid_t source = LNET_NID_ANY;
+	std::int32_t timeout_ms = 1000;
+};
+
+struct PingReply {
+	lnet_nid_t primary_nid = LNET_NID_ANY;
+	bool multi_rail = false;
+	std::vector<lnet_process_id> ids;	// the ping info, 0@lo first
+};
+
+// Global counters in the order "stats show" prints them.
+inline constexpr std::array<std::string_view, 26> counter_names = {
+	"msgs_alloc", "msgs_max", "rst_alloc", "errors", "send_count",
+	"resend_count", "response_timeout_count", "local_interrupt_count",
+	"local_dropped_count", "local_aborted_count", "local_no_route_count",
+	"local_timeout_count", "local_error_count", "remote_dropped_count",
+	"remote_error_count", "remote_timeout_count", "network_timeout_count",
+	"failed_resends", "successful_resends", "recv_count", "route_count",
+	"drop_count", "send_length", "recv_length", "route_length",
+	"drop_length",
+};
+
+using Counters = std::array<std::uint64_t, counter_names.size()>;
+
+class Kernel {
+public:
+	virtual ~Kernel() = default;
+
+	virtual void configure(bool all, bool large) = 0;
+	virtual void unconfigure() = 0;
+
+	virtual void add_ni(const NiConfig &ni) = 0;
+	virtual void del_ni(lnet_nid_t nid) = 0;
+	virtual void del_net(std::uint32_t net) = 0;
+	// Every local NI, 0@lo first.
+	virtual std::vector<NiInfo> get_nis() = 0;
+	virtual MsgStats get_ni_stats(lnet_nid_t nid) = 0;
+	virtual NiHealth get_ni_health(lnet_nid_t nid) = 0;
+
+	virtual std::vector<PeerInfo> get_peers() = 0;
+
+	virtual void add_route(const RouteConfig &route) = 0;
+	virtual void del_route(std::uint32_t net, lnet_nid_t gateway) = 0;
+	virtual std::vector<RouteInfo> get_routes() = 0;
+
+	virtual PingReply ping(const PingRequest &request) = 0;
+
+	virtual Counters get_stats() = 0;
+	virtual void reset_stats() = 0;
+
+	// /sys/module/<module>/parameters/<name>: the value without its
+	// trailing newline, or nullopt if the parameter does not exist.
+	virtual std::optional<std::string> read_param(std::string_view module,
+						      std::string_view name) = 0;
+	virtual void write_param(std::string_view module, std::string_view name,
+				 std::string_view value) = 0;
+};
+
+}  // namespace lnetctl
+
+#endif  // LNETCTL_KERNEL_HPP

@@ -1,0 +1,541 @@
+// SPDX-License-Identifier: GPL-2.0
+// The verbs against the fake kernel: what they ask the kernel, what they
+// print, the error shape and the exit status.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "cli.hpp"
+#include "fake_kernel.hpp"
+
+namespace lnetctl {
+namespace {
+
+using test::FakeKernel;
+
+constexpr lnet_nid_t eth0_nid = 0x00020000C0A8010AULL;	// 192.168.1.10@tcp
+constexpr lnet_nid_t eth1_nid1 = 0x000200010A00000AULL;	// 10.0.0.10@tcp1
+constexpr lnet_nid_t peer_nid = 0x00020000C0A8010BULL;	// 192.168.1.11@tcp
+
+struct Result {
+	int status;
+	std::string out;
+	std::string err;
+};
+
+Result run_words(Kernel &k, std::vector<std::string> words)
+{
+	std::ostringstream out, err;
+	int status = run(words, k, out, err);
+	return Result{ status, out.str(), err.str() };
+}
+
+// A configured node with tcp on eth0.
+FakeKernel node()
+{
+	FakeKernel k;
+	k.configure(false, false);
+	NiConfig ni;
+	ni.nid = nid_from_interface(LNET_MKNET(LNET_LND_SOCK, 0));
+	ni.interface = "eth0";
+	k.add_ni(ni);
+	k.calls.clear();
+	k.added.clear();
+	return k;
+}
+
+TEST(Commands, ConfigurePassesFlags)
+{
+	FakeKernel k;
+	Result r = run_words(k, { "lnet", "configure", "--all" });
+	EXPECT_EQ(r.status, 0);
+	EXPECT_EQ(r.out, "");
+	EXPECT_EQ(r.err, "");
+	EXPECT_TRUE(k.configured);
+	EXPECT_TRUE(k.configured_all);
+	EXPECT_FALSE(k.configured_large);
+}
+
+TEST(Commands, ConfigureErrorShape)
+{
+	FakeKernel k;
+	k.fail["configure"] = EPERM;
+	Result r = run_words(k, { "lnet", "configure" });
+	EXPECT_EQ(r.status, 1);
+	EXPECT_EQ(r.out, "");
+	EXPECT_EQ(r.err, "configure:\n"
+			 "    - lnet:\n"
+			 "          errno: -1\n"
+			 "          descr: \"LNet configure error: Operation not permitted\"\n");
+}
+
+TEST(Commands, Unconfigure)
+{
+	FakeKernel k = node();
+	EXPECT_EQ(run_words(k, { "lnet", "unconfigure" }).status, 0);
+	EXPECT_FALSE(k.configured);
+	k.fail["unconfigure"] = EBUSY;
+	Result r = run_words(k, { "lnet", "unconfigure" });
+	EXPECT_EQ(r.status, 1);
+	EXPECT_NE(r.err.find("unconfigure:\n    - lnet:\n          errno: -16\n"),
+		  std::string::npos) << r.err;
+}
+
+TEST(Commands, NetAddBuildsNiConfig)
+{
+	FakeKernel k;
+	k.configure(false, false);
+	Result r = run_words(k, { "net", "add", "--net", "tcp1", "--if", "eth1",
+			       "--peer-credits", "16", "--credits", "512",
+			       "--peer-timeout", "90", "--cpt", "[0,1]",
+			       "--conns-per-peer", "4", "--tos", "96" });
+	ASSERT_EQ(r.status, 0) << r.err;
+	ASSERT_EQ(k.added.size(), 1U);
+	const NiConfig &ni = k.added[0];
+	EXPECT_EQ(ni.nid, LNET_MKNID(LNET_MKNET(LNET_LND_SOCK, 1), 0xffffffffU));
+	EXPECT_EQ(ni.interface, "eth1");
+	EXPECT_EQ(ni.tunables, (CommonTunables{ 90, 16, -1, 512 }));
+	EXPECT_EQ(ni.cpts, (std::vector<std::uint32_t>{ 0, 1 }));
+	EXPECT_EQ(ni.lnd, LndTunables(SockTunables{ 4, 0, 96 }));
+	EXPECT_EQ(k.nis.back().config.nid, eth1_nid1);
+}
+
+TEST(Commands, NetAddOneNiPerInterface)
+{
+	FakeKernel k;
+	k.configure(false, false);
+	Result r = run_words(k, { "net", "add", "--net", "tcp", "--if", "eth0, eth1" });
+	ASSERT_EQ(r.status, 0) << r.err;
+	ASSERT_EQ(k.added.size(), 2U);
+	EXPECT_EQ(k.added[0].interface, "eth0");
+	EXPECT_EQ(k.added[1].interface, "eth1");
+}
+
+TEST(Commands, NetAddWithNid)
+{
+	FakeKernel k;
+	k.configure(false, false);
+	Result r = run_words(k, { "net", "add", "--net", "tcp", "--nid", "192.168.1.10@tcp",
+			       "--if", "eth0" });
+	ASSERT_EQ(r.status, 0) << r.err;
+	EXPECT_EQ(k.added.at(0).nid, eth0_nid);
+}
+
+TEST(Commands, NetAddBadNetErrorShape)
+{
+	FakeKernel k;
+	Result r = run_words(k, { "net", "add", "--net", "tcpx", "--if", "eth0" });
+	EXPECT_EQ(r.status, 1);
+	EXPECT_EQ(r.out, "");
+	EXPECT_EQ(r.err, "add:\n"
+			 "    - net:\n"
+			 "          errno: -22\n"
+			 "          descr: invalid network 'tcpx'\n");
+	EXPECT_TRUE(k.calls.empty());
+}
+
+void expect_add_error(std::vector<std::string> words, const std::string &descr)
+{
+	FakeKernel k;
+	k.configure(false, false);
+	k.calls.clear();
+	Result r = run_words(k, std::move(words));
+	EXPECT_EQ(r.status, 1);
+	EXPECT_NE(r.err.find(descr), std::string::npos) << r.err;
+	EXPECT_EQ(r.err.rfind("add:\n    - net:\n          errno: -22\n", 0), 0U) << r.err;
+	EXPECT_TRUE(k.added.empty());
+}
+
+TEST(Commands, NetAddRejectsBadInput)
+{
+	expect_add_error({ "net", "add", "--if", "eth0" }, "no network given");
+	expect_add_error({ "net", "add", "--net", "lo", "--if", "eth0" },
+			 "loopback network");
+	expect_add_error({ "net", "add", "--net", "tcp" }, "no interface given");
+	expect_add_error({ "net", "add", "--net", "tcp", "--if", "eth0", "--cpt", "[0,x]" },
+			 "invalid CPT list");
+	expect_add_error({ "net", "add", "--net", "tcp", "--nid", "1.2.3.4@tcp2" },
+			 "is not on network tcp");
+	expect_add_error({ "net", "add", "--net", "tcp", "--nid", "1.2.3.256@tcp" },
+			 "invalid NID '1.2.3.256@tcp'");
+	expect_add_error({ "net", "add", "--net", "tcp", "--if", "averyveryverylongname" },
+			 "invalid interface name");
+	expect_add_error({ "net", "add", "--net", "tcp", "--if", "eth0", "--credits", "-2" },
+			 "credits -2 is out of range");
+	expect_add_error({ "net", "add", "--net", "gni", "--nid", "5@gni", "--tos", "3" },
+			 "apply to tcp and o2ib networks only");
+	expect_add_error({ "net", "add", "--net", "tcp", "--if", "eth0", "--tos", "256" },
+			 "tos 256 is out of range");
+	expect_add_error({ "net", "add", "--ip2net", "tcp(eth0) 1.2.3.*", "--net", "tcp" },
+			 "--ip2net cannot be combined");
+}
+
+TEST(Commands, NetAddKernelFailurePerInterface)
+{
+	FakeKernel k = node();
+	Result r = run_words(k, { "net", "add", "--net", "tcp", "--if", "eth0,eth1" });
+	EXPECT_EQ(r.status, 1);
+	EXPECT_EQ(r.err, "add:\n"
+			 "    - net:\n"
+			 "          errno: -17\n"
+			 "          descr: \"cannot add network tcp on eth0: File exists\"\n");
+	EXPECT_EQ(k.nis.size(), 3U);	// eth1 was still added
+}
+
+TEST(Commands, NetDelWholeNet)
+{
+	FakeKernel k = node();
+	EXPECT_EQ(run_words(k, { "net", "del", "--net", "tcp" }).status, 0);
+	EXPECT_EQ(k.calls, (std::vector<std::string>{ "del_net" }));
+	EXPECT_EQ(k.nis.size(), 1U);
+}
+
+TEST(Commands, NetDelByInterfaceAndNid)
+{
+	FakeKernel k = node();
+	EXPECT_EQ(run_words(k, { "net", "del", "--net", "tcp", "--if", "eth0" }).status, 0);
+	EXPECT_EQ(k.nis.size(), 1U);
+
+	k = node();
+	EXPECT_EQ(run_words(k, { "net", "del", "--net", "tcp", "--nid",
+				 "192.168.1.10@tcp" }).status, 0);
+	EXPECT_EQ(k.nis.size(), 1U);
+}
+
+TEST(Commands, NetDelErrors)
+{
+	FakeKernel k = node();
+	Result r = run_words(k, { "net", "del", "--net", "tcp", "--if", "eth7" });
+	EXPECT_EQ(r.status, 1);
+	EXPECT_EQ(r.err, "del:\n"
+			 "    - net:\n"
+			 "          errno: -2\n"
+			 "          descr: network tcp has no NI on interface eth7\n");
+	r = run_words(k, { "net", "del", "--net", "tcp5" });
+	EXPECT_EQ(r.status, 1);
+	EXPECT_NE(r.err.find("cannot delete network tcp5: No such file or directory"),
+		  std::string::npos) << r.err;
+	r = run_words(k, { "net", "del", "--net", "lo" });
+	EXPECT_EQ(r.status, 1);
+}
+
+TEST(Commands, NetShowBrief)
+{
+	FakeKernel k = node();
+	Result r = run_words(k, { "net", "show" });
+	EXPECT_EQ(r.status, 0);
+	EXPECT_EQ(r.err, "");
+	EXPECT_EQ(r.out, "net:\n"
+			 "    - net type: lo\n"
+			 "      local NI(s):\n"
+			 "        - nid: 0@lo\n"
+			 "          status: up\n"
+			 "    - net type: tcp\n"
+			 "      local NI(s):\n"
+			 "        - nid: 192.168.1.10@tcp\n"
+			 "          status: up\n"
+			 "          interfaces:\n"
+			 "              0: eth0\n");
+}
+
+TEST(Commands, NetShowFilterAndVerbose)
+{
+	FakeKernel k = node();
+	k.ni_stats[eth0_nid].send_count = 42;
+	Result r = run_words(k, { "net", "show", "--net", "tcp", "-v" });
+	EXPECT_EQ(r.status, 0) << r.err;
+	EXPECT_EQ(r.out.find("net type: lo"), std::string::npos);
+	EXPECT_NE(r.out.find("              send_count: 42\n"), std::string::npos);
+	EXPECT_NE(r.out.find("          health stats:\n"), std::string::npos);
+	EXPECT_NE(r.out.find("          lnd tunables:\n              conns_per_peer: 1\n"),
+		  std::string::npos) << r.out;
+	EXPECT_NE(r.out.find("          CPT: \"[0]\"\n"), std::string::npos);
+
+	r = run_words(k, { "net", "show", "--net", "o2ib3" });
+	EXPECT_EQ(r.status, 1);
+	EXPECT_EQ(r.err, "show:\n    - net:\n          errno: -2\n"
+			 "          descr: network o2ib3 is not configured\n");
+}
+
+TEST(Commands, NetShowVerboseStatsFailureIsReported)
+{
+	FakeKernel k = node();
+	k.fail["get_ni_health"] = EINVAL;
+	Result r = run_words(k, { "net", "show", "-v" });
+	EXPECT_EQ(r.status, 1);
+	EXPECT_NE(r.out.find("net type: tcp"), std::string::npos);
+	EXPECT_NE(r.err.find("cannot get statistics of 192.168.1.10@tcp"),
+		  std::string::npos) << r.err;
+}
+
+TEST(Commands, NetShowWhenLnetIsDown)
+{
+	FakeKernel k;
+	Result r = run_words(k, { "net", "show" });
+	EXPECT_EQ(r.status, 1);
+	EXPECT_EQ(r.err, "show:\n    - net:\n          errno: -100\n"
+			 "          descr: \"cannot get networks: Network is down\"\n");
+}
+
+TEST(Commands, PeerShowFilter)
+{
+	FakeKernel k = node();
+	PeerInfo p;
+	p.primary_nid = peer_nid;
+	p.multi_rail = true;
+	PeerNiInfo a;
+	a.nid = peer_nid;
+	PeerNiInfo b;
+	b.nid = eth1_nid1 + 1;
+	p.nis = { a, b };
+	PeerInfo q;
+	q.primary_nid = peer_nid + 1;
+	PeerNiInfo c;
+	c.nid = peer_nid + 1;
+	q.nis = { c };
+	k.peers = { p, q };
+
+	Result r = run_words(k, { "peer", "show", "--nid", "10.0.0.11@tcp1" });
+	EXPECT_EQ(r.status, 0) << r.err;
+	EXPECT_EQ(r.out, "peer:\n"
+			 "    - primary nid: 192.168.1.11@tcp\n"
+			 "      Multi-Rail: True\n"
+			 "      peer ni:\n"
+			 "        - nid: 192.168.1.11@tcp\n"
+			 "          state: NA\n"
+			 "        - nid: 10.0.0.11@tcp1\n"
+			 "          state: NA\n");
+	r = run_words(k, { "peer", "show", "--nid", "9.9.9.9@tcp" });
+	EXPECT_EQ(r.status, 1);
+	r = run_words(k, { "peer", "show", "--nid", "nonsense" });
+	EXPECT_EQ(r.status, 1);
+	EXPECT_NE(r.err.find("invalid NID 'nonsense'"), std::string::npos);
+}
+
+TEST(Commands, RouteAdd)
+{
+	FakeKernel k = node();
+	Result r = run_words(k, { "route", "add", "--net", "o2ib1", "--gateway",
+			       "192.168.1.11@tcp", "--hop", "2", "--priority", "3",
+			       "--health_sensitivity", "5" });
+	ASSERT_EQ(r.status, 0) << r.err;
+	ASSERT_EQ(k.routes.size(), 1U);
+	EXPECT_EQ(k.routes[0].config,
+		  (RouteConfig{ LNET_MKNET(LNET_LND_O2IB, 1), peer_nid, 2, 3, 5 }));
+
+	r = run_words(k, { "route", "add", "--net", "tcp9", "--gateway", "192.168.1.11@tcp" });
+	ASSERT_EQ(r.status, 0) << r.err;
+	EXPECT_EQ(k.routes[1].config, (RouteConfig{ LNET_MKNET(LNET_LND_SOCK, 9), peer_nid,
+						    -1, 0, 1 }));
+}
+
+TEST(Commands, RouteAddBadInput)
+{
+	FakeKernel k = node();
+	const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+		{ { "route", "add", "--net", "o2ib1", "--gateway", "bad" },
+		  "invalid NID 'bad'" },
+		{ { "route", "add", "--net", "o2ib1", "--gateway", "0@lo" },
+		  "loopback NID cannot be a gateway" },
+		{ { "route", "add", "--net", "xyz", "--gateway", "1.2.3.4@tcp" },
+		  "invalid network 'xyz'" },
+		{ { "route", "add", "--net", "o2ib1", "--gateway", "1.2.3.4@tcp",
+		    "--hop", "0" }, "hop 0 is out of range 1..255" },
+		{ { "route", "add", "--net", "o2ib1", "--gateway", "1.2.3.4@tcp",
+		    "--hop", "256" }, "hop 256 is out of range" },
+		{ { "route", "add", "--net", "o2ib1", "--gateway", "1.2.3.4@tcp",
+		    "--priority", "-1" }, "priority -1 is out of range" },
+	};
+
+	for (const auto &[words, descr] : cases) {
+		Result r = run_words(k, words);
+		EXPECT_EQ(r.status, 1);
+		EXPECT_EQ(r.err.rfind("add:\n    - route:\n          errno: -22\n", 0), 0U)
+			<< r.err;
+		EXPECT_NE(r.err.find(descr), std::string::npos) << r.err;
+	}
+	EXPECT_TRUE(k.routes.empty());
+}
+
+TEST(Commands, RouteAddUnreachableGateway)
+{
+	FakeKernel k = node();
+	Result r = run_words(k, { "route", "add", "--net", "o2ib1", "--gateway", "10.1.1.1@tcp7" });
+	EXPECT_EQ(r.status, 1);
+	EXPECT_EQ(r.err, "add:\n    - route:\n          errno: -113\n"
+			 "          descr: \"cannot add route to o2ib1 via 10.1.1.1@tcp7: "
+			 "No route to host\"\n");
+}
+
+TEST(Commands, RouteDelAndShow)
+{
+	FakeKernel k = node();
+	run_words(k, { "route", "add", "--net", "o2ib1", "--gateway", "192.168.1.11@tcp" });
+	run_words(k, { "route", "add", "--net", "tcp2", "--gateway", "192.168.1.11@tcp",
+		       "--hop", "2" });
+	Result r = run_words(k, { "route", "show", "--net", "tcp2", "-v" });
+	EXPECT_EQ(r.out, "route:\n"
+			 "    - net: tcp2\n"
+			 "      gateway: 192.168.1.11@tcp\n"
+			 "      hop: 2\n"
+			 "      priority: 0\n"
+			 "      health_sensitivity: 1\n"
+			 "      state: up\n"
+			 "      type: multi-hop\n");
+	EXPECT_EQ(run_words(k, { "route", "del", "--net", "o2ib1", "--gateway",
+				 "192.168.1.11@tcp" }).status, 0);
+	EXPECT_EQ(k.routes.size(), 1U);
+	r = run_words(k, { "route", "del", "--net", "o2ib1", "--gateway", "192.168.1.11@tcp" });
+	EXPECT_EQ(r.status, 1);
+	EXPECT_NE(r.err.find("del:\n    - route:\n          errno: -2\n"), std::string::npos);
+}
+
+TEST(Commands, PingMixedResults)
+{
+	FakeKernel k = node();
+	PingReply reply;
+	reply.primary_nid = peer_nid;
+	reply.multi_rail = true;
+	reply.ids = { { LNET_NID_LO_0, 12345 }, { peer_nid, 12345 } };
+	k.ping_replies[peer_nid] = reply;
+
+	Result r = run_words(k, { "ping", "192.168.1.11@tcp,192.168.1.99@tcp" });
+	EXPECT_EQ(r.status, 1);
+	EXPECT_EQ(r.out, "ping:\n"
+			 "    - primary nid: 192.168.1.11@tcp\n"
+			 "      Multi-Rail: True\n"
+			 "      peer ni:\n"
+			 "        - nid: 192.168.1.11@tcp\n");
+	EXPECT_EQ(r.err, "manage:\n"
+			 "    - ping:\n"
+			 "          errno: -110\n"
+			 "          descr: \"failed to ping 192.168.1.99@tcp: "
+			 "Connection timed out\"\n");
+}
+
+TEST(Commands, PingRequestFields)
+{
+	FakeKernel k = node();
+	k.ping_replies[peer_nid] = PingReply{ peer_nid, false, {} };
+	Result r = run_words(k, { "ping", "12345-192.168.1.11@tcp", "--timeout", "7",
+			       "--source", "192.168.1.10@tcp" });
+	EXPECT_EQ(r.status, 0) << r.err;
+	ASSERT_EQ(k.pings.size(), 1U);
+	EXPECT_EQ(k.pings[0].target.nid, peer_nid);
+	EXPECT_EQ(k.pings[0].target.pid, 12345U);
+	EXPECT_EQ(k.pings[0].timeout_ms, 7000);
+	EXPECT_EQ(k.pings[0].source, eth0_nid);
+
+	run_words(k, { "ping", "192.168.1.11@tcp" });
+	EXPECT_EQ(k.pings[1].target.pid, LNET_PID_ANY);
+	EXPECT_EQ(k.pings[1].timeout_ms, 1000);
+	EXPECT_EQ(k.pings[1].source, LNET_NID_ANY);
+}
+
+TEST(Commands, PingBadInput)
+{
+	FakeKernel k = node();
+	Result r = run_words(k, { "ping", "192.168.1.300@tcp" });
+	EXPECT_EQ(r.status, 1);
+	EXPECT_EQ(r.err, "manage:\n    - ping:\n          errno: -22\n"
+			 "          descr: invalid NID '192.168.1.300@tcp'\n");
+	r = run_words(k, { "ping", "192.168.1.11@tcp", "--timeout", "0" });
+	EXPECT_NE(r.err.find("timeout 0 is out of range 1..180"), std::string::npos);
+	r = run_words(k, { "ping", "192.168.1.11@tcp", "--source", "x@y" });
+	EXPECT_NE(r.err.find("invalid NID 'x@y'"), std::string::npos);
+	EXPECT_TRUE(k.pings.empty());
+}
+
+TEST(Commands, StatsShowAndReset)
+{
+	FakeKernel k = node();
+	k.counters[4] = 99;
+	Result r = run_words(k, { "stats", "show" });
+	EXPECT_EQ(r.status, 0);
+	EXPECT_EQ(r.out.rfind("statistics:\n    msgs_alloc: 0\n", 0), 0U);
+	EXPECT_NE(r.out.find("    send_count: 99\n"), std::string::npos);
+	EXPECT_EQ(run_words(k, { "stats", "reset" }).status, 0);
+	EXPECT_EQ(k.counters[4], 0U);
+	k.fail["get_stats"] = ENETDOWN;
+	r = run_words(k, { "stats", "show" });
+	EXPECT_EQ(r.status, 1);
+	EXPECT_EQ(r.err.rfind("show:\n    - statistics:\n          errno: -100\n", 0), 0U);
+}
+
+TEST(Commands, GlobalShow)
+{
+	FakeKernel k = node();
+	k.params["lnet/lnet_peer_discovery_disabled"] = "1";
+	Result r = run_words(k, { "global", "show" });
+	EXPECT_EQ(r.status, 0) << r.err;
+	EXPECT_EQ(r.out, "global:\n"
+			 "    numa_range: 0\n"
+			 "    max_interfaces: 4096\n"
+			 "    discovery: 0\n"
+			 "    drop_asym_route: 0\n"
+			 "    retry_count: 2\n"
+			 "    transaction_timeout: 150\n"
+			 "    health_sensitivity: 100\n"
+			 "    recovery_interval: 1\n"
+			 "    router_sensitivity: 100\n"
+			 "    lnd_timeout: 50\n"
+			 "    response_tracking: 3\n"
+			 "    recovery_limit: 0\n"
+			 "    max_recovery_ping_interval: 900\n");
+}
+
+TEST(Commands, GlobalShowWithoutModule)
+{
+	FakeKernel k;
+	k.params.clear();
+	Result r = run_words(k, { "global", "show" });
+	EXPECT_EQ(r.status, 1);
+	EXPECT_NE(r.err.find("is lnet.ko loaded?"), std::string::npos) << r.err;
+}
+
+TEST(Commands, SetWritesModuleParameter)
+{
+	FakeKernel k;
+	EXPECT_EQ(run_words(k, { "set", "transaction_timeout", "30" }).status, 0);
+	EXPECT_EQ(k.params["lnet/lnet_transaction_timeout"], "30");
+	EXPECT_EQ(run_words(k, { "set", "router_sensitivity", "50" }).status, 0);
+	EXPECT_EQ(k.params["lnet/router_sensitivity_percentage"], "50");
+}
+
+TEST(Commands, SetDiscoveryIsInverted)
+{
+	FakeKernel k;
+	EXPECT_EQ(run_words(k, { "set", "discovery", "0" }).status, 0);
+	EXPECT_EQ(k.params["lnet/lnet_peer_discovery_disabled"], "1");
+	EXPECT_EQ(run_words(k, { "set", "discovery", "1" }).status, 0);
+	EXPECT_EQ(k.params["lnet/lnet_peer_discovery_disabled"], "0");
+}
+
+TEST(Commands, SetBadValues)
+{
+	FakeKernel k;
+	Result r = run_words(k, { "set", "discovery", "2" });
+	EXPECT_EQ(r.status, 1);
+	EXPECT_EQ(r.err, "add:\n    - discovery:\n          errno: -22\n"
+			 "          descr: discovery must be between 0 and 1\n");
+	r = run_words(k, { "set", "retry_count", "two" });
+	EXPECT_EQ(r.status, 1);
+	EXPECT_NE(r.err.find("invalid value 'two' for retry_count"), std::string::npos);
+	r = run_words(k, { "set", "max_interfaces", "8" });
+	EXPECT_EQ(r.status, 1);
+	EXPECT_EQ(k.params["lnet/lnet_interfaces_max"], "4096");
+}
+
+TEST(Commands, SetMissingParameter)
+{
+	FakeKernel k;
+	k.params.erase("lnet/lnet_recovery_limit");
+	Result r = run_words(k, { "set", "recovery_limit", "60" });
+	EXPECT_EQ(r.status, 1);
+	EXPECT_EQ(r.err, "add:\n    - recovery_limit:\n          errno: -2\n"
+			 "          descr: \"cannot write /sys/module/lnet/lnet_recovery_limit: "
+			 "no such parameter\"\n");
+}
+
+}  // namespace
+}  // namespace lnetctl

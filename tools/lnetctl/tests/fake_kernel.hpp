@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// An in-memory Kernel for the unit tests: behaves like a small node with
+// interfaces eth0/eth1/ib0, keeps NIs, routes and module parameters, and
+// can be told to fail any operation with a given errno.
+#ifndef LNETCTL_TESTS_FAKE_KERNEL_HPP
+#define LNETCTL_TESTS_FAKE_KERNEL_HPP
+
+#include <algorithm>
+#include <cstring>
+#include <cerrno>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "kernel.hpp"
+
+namespace lnetctl::test {
+
+class FakeKernel : public Kernel {
+public:
+	FakeKernel()
+	{
+		for (const auto &[name, value] : default_lnet_params)
+			params["lnet/" + name] = value;
+	}
+
+	// Interface name -> IPv4 address (host order).
+	std::map<std::string, std::uint32_t> interfaces{
+		{ "eth0", 0xC0A8010A },		// 192.168.1.10
+		{ "eth1", 0x0A00000A },		// 10.0.0.10
+		{ "ib0", 0x0A0A0A01 },		// 10.10.10.1
+	};
+	bool configured = false;
+	bool configured_all = false;
+	bool configured_large = false;
+	std::vector<NiInfo> nis;
+	std::vector<NiConfig> added;	// every add_ni request, as received
+	std::vector<RouteInfo> routes;
+	std::vector<PeerInfo> peers;
+	std::map<lnet_nid_t, PingReply> ping_replies;
+	std::vector<PingRequest> pings;
+	std::map<lnet_nid_t, MsgStats> ni_stats;
+	std::map<lnet_nid_t, NiHealth> ni_health;
+	Counters counters{};
+	std::map<std::string, std::string> params;	// "module/name"
+	std::map<std::string, int> fail;		// operation -> errno
+	std::vector<std::string> calls;
+
+	void configure(bool all, bool large) override
+	{
+		enter("configure");
+		configured_all = all;
+		configured_large = large;
+		if (configured)
+			return;
+		configured = true;
+		NiInfo lo;
+		lo.config.nid = LNET_NID_LO_0;
+		lo.config.tunables = CommonTunables{ 0, 0, 0, 0 };
+		lo.config.cpts = { 0 };
+		lo.up = true;
+		nis.insert(nis.begin(), lo);
+	}
+
+	void unconfigure() override
+	{
+		enter("unconfigure");
+		configured = false;
+		nis.clear();
+		routes.clear();
+	}
+
+	void add_ni(const NiConfig &ni) override
+	{
+		enter("add_ni");
+		added.push_back(ni);
+		need_configured();
+		std::uint32_t net = LNET_NIDNET(ni.nid);
+		if (!ni.ip2net.empty())
+			throw KernelError(EOPNOTSUPP, "Operation not supported");
+		if (LNET_NETTYP(net) == LNET_LND_LO)
+			throw KernelError(EINVAL, "Invalid argument");
+		NiInfo info;
+		info.config = ni;
+		info.config.ip2net.clear();
+		if (LNET_NIDADDR(ni.nid) == any_addr) {
+			auto it = interfaces.find(ni.interface);
+			if (it == interfaces.end())
+				throw KernelError(ENODEV, "No such device");
+			info.config.nid = LNET_MKNID(net, it->second);
+		}
+		for (const auto &n : nis)
+			if (n.config.nid == info.config.nid)
+				throw KernelError(EEXIST, "File exists");
+		resolve_defaults(info.config);
+		info.up = true;
+		nis.push_back(info);
+		if (LNET_NETTYP(net) == LNET_LND_SOCK)
+			params.try_emplace("ksocklnd/sock_timeout", "50");
+	}
+
+	void del_ni(lnet_nid_t nid) override
+	{
+		enter("del_ni");
+		need_configured();
+		auto it = std::find_if(nis.begin(), nis.end(), [&](const NiInfo &n) {
+			return n.config.nid == nid;
+		});
+		if (it == nis.end())
+			throw KernelError(ENOENT, "No such file or directory");
+		nis.erase(it);
+	}
+
+	void del_net(std::uint32_t net) override
+	{
+		enter("del_net");
+		need_configured();
+		auto n = std::erase_if(nis, [&](const NiInfo &ni) {
+			return LNET_NIDNET(ni.config.nid) == net;
+		});
+		if (n == 0)
+			throw KernelError(ENOENT, "No such file or directory");
+	}
+
+	std::vector<NiInfo> get_nis() override
+	{
+		enter("get_nis");
+		need_configured();
+		return nis;
+	}
+
+	MsgStats get_ni_stats(lnet_nid_t nid) override
+	{
+		enter("get_ni_stats");
+		need_ni(nid);
+		return ni_stats[nid];
+	}
+
+	NiHealth get_ni_health(lnet_nid_t nid) override
+	{
+		enter("get_ni_health");
+		need_ni(nid);
+		return ni_health[nid];
+	}
+
+	std::vector<PeerInfo> get_peers() override
+	{
+		enter("get_peers");
+		return peers;
+	}
+
+	void add_route(const RouteConfig &route) override
+	{
+		enter("add_route");
+		need_configured();
+		bool reachable = std::any_of(nis.begin(), nis.end(), [&](const NiInfo &n) {
+			return LNET_NIDNET(n.config.nid) == LNET_NIDNET(route.gateway);
+		});
+		if (!reachable)
+			throw KernelError(EHOSTUNREACH, "No route to host");
+		for (const auto &r : routes)
+			if (r.config.net == route.net && r.config.gateway == route.gateway)
+				throw KernelError(EEXIST, "File exists");
+		RouteInfo info;
+		info.config = route;
+		if (info.config.sensitivity == 0)
+			info.config.sensitivity = 1;
+		info.alive = true;
+		info.multi_hop = route.hop > 1;
+		routes.push_back(info);
+	}
+
+	void del_route(std::uint32_t net, lnet_nid_t gateway) override
+	{
+		enter("del_route");
+		auto n = std::erase_if(routes, [&](const RouteInfo &r) {
+			return r.config.net == net && r.config.gateway == gateway;
+		});
+		if (n == 0)
+			throw KernelError(ENOENT, "No such file or directory");
+	}
+
+	std::vector<RouteInfo> get_routes() override
+	{
+		enter("get_routes");
+		need_configured();
+		return routes;
+	}
+
+	PingReply ping(const PingRequest &request) override
+	{
+		enter("ping");
+		pings.push_back(request);
+		auto it = ping_replies.find(request.target.nid);
+		if (it == ping_replies.end())
+			throw KernelError(ETIMEDOUT, "Connection timed out");
+		return it->second;
+	}
+
+	Counters get_stats() override
+	{
+		enter("get_stats");
+		return counters;
+	}
+
+	void reset_stats() override
+	{
+		enter("reset_stats");
+		counters.fill(0);
+	}
+
+	std::optional<std::string> read_param(std::string_view module,
+					      std::string_view name) override
+	{
+		enter("read_param");
+		auto it = params.find(key(module, name));
+		if (it == params.end())
+			return std::nullopt;
+		return it->second;
+	}
+
+	void write_param(std::string_view module, std::string_view name,
+			 std::string_view value) override
+	{
+		enter("write_param");
+		auto it = params.find(key(module, name));
+		if (it == params.end())
+			throw KernelError(ENOENT, "cannot write /sys/module/" +
+						  key(module, name) + ": no such parameter",
+					  true);
+		it->second = std::string(value);
+		calls.push_back("wrote " + key(module, name) + "=" + std::string(value));
+	}
+
+	static inline const std::map<std::string, std::string> default_lnet_params = {
+		{ "lnet_numa_range", "0" },
+		{ "lnet_interfaces_max", "4096" },
+		{ "lnet_peer_discovery_disabled", "0" },
+		{ "lnet_drop_asym_route", "0" },
+		{ "lnet_retry_count", "2" },
+		{ "lnet_transaction_timeout", "150" },
+		{ "lnet_health_sensitivity", "100" },
+		{ "lnet_recovery_interval", "1" },
+		{ "router_sensitivity_percentage", "100" },
+		{ "lnet_response_tracking", "3" },
+		{ "lnet_recovery_limit", "0" },
+		{ "lnet_max_recovery_ping_interval", "900" },
+	};
+
+private:
+	static std::string key(std::string_view module, std::string_view name)
+	{
+		return std::string(module) + "/" + std::string(name);
+	}
+
+	void enter(const std::string &op)
+	{
+		calls.push_back(op);
+		auto it = fail.find(op);
+		if (it != fail.end())
+			throw KernelError(it->second, std::strerror(it->second));
+	}
+
+	void need_configured() const
+	{
+		if (!configured)
+			throw KernelError(ENETDOWN, "Network is down");
+	}
+
+	void need_ni(lnet_nid_t nid) const
+	{
+		for (const auto &n : nis)
+			if (n.config.nid == nid)
+				return;
+		throw KernelError(ENOENT, "No such file or directory");
+	}
+
+	// What the kernel reports back: module defaults in place of -1/0.
+	static void resolve_defaults(NiConfig &c)
+	{
+		auto def = [](std::int32_t &v, std::int32_t d) {
+			if (v < 0)
+				v = d;
+		};
+		def(c.tunables.peer_timeout, 180);
+		def(c.tunables.peer_credits, 8);
+		def(c.tunables.peer_buffer_credits, 0);
+		def(c.tunables.credits, 256);
+		if (c.cpts.empty())
+			c.cpts = { 0 };
+		std::uint32_t type = LNET_NETTYP(LNET_NIDNET(c.nid));
+		if (type == LNET_LND_SOCK) {
+			SockTunables s;
+			if (auto *given = std::get_if<SockTunables>(&c.lnd))
+				s = *given;
+			if (s.conns_per_peer == 0)
+				s.conns_per_peer = 1;
+			if (s.timeout == 0)
+				s.timeout = 50;
+			c.lnd = s;
+		} else if (type == LNET_LND_O2IB) {
+			O2ibTunables o;
+			if (auto *given = std::get_if<O2ibTunables>(&c.lnd))
+				o = *given;
+			if (o.conns_per_peer == 0)
+				o.conns_per_peer = 1;
+			if (o.ntx == 0)
+				o.ntx = 512;
+			if (o.timeout == 0)
+				o.timeout = 50;
+			c.lnd = o;
+		}
+	}
+};
+
+}  // namespace lnetctl::test
+
+#endif  // LNETCTL_TESTS_FAKE_KERNEL_HPP

@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: GPL-2.0
+// The ioctl structures: sizes, command values and the bytes lnetctl sends.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "ioctl_pack.hpp"
+
+namespace lnetctl {
+namespace {
+
+template <typename T>
+std::uint32_t u32_at(const T &s, std::size_t off)
+{
+	std::uint32_t v;
+	std::memcpy(&v, reinterpret_cast<const unsigned char *>(&s) + off, sizeof(v));
+	return v;
+}
+
+template <typename T>
+std::int32_t s32_at(const T &s, std::size_t off)
+{
+	return static_cast<std::int32_t>(u32_at(s, off));
+}
+
+template <typename T>
+std::uint16_t u16_at(const T &s, std::size_t off)
+{
+	std::uint16_t v;
+	std::memcpy(&v, reinterpret_cast<const unsigned char *>(&s) + off, sizeof(v));
+	return v;
+}
+
+template <typename T>
+std::uint64_t u64_at(const T &s, std::size_t off)
+{
+	std::uint64_t v;
+	std::memcpy(&v, reinterpret_cast<const unsigned char *>(&s) + off, sizeof(v));
+	return v;
+}
+
+template <typename T>
+std::string str_at(const T &s, std::size_t off)
+{
+	return reinterpret_cast<const char *>(&s) + off;
+}
+
+constexpr std::uint32_t tcp1 = LNET_MKNET(LNET_LND_SOCK, 1);
+constexpr lnet_nid_t gw_nid = 0x00020000C0000201ULL;	// 192.0.2.1@tcp
+
+TEST(IoctlPack, StructSizes)
+{
+	EXPECT_EQ(sizeof(lnet_ioctl_hdr), 8U);
+	EXPECT_EQ(sizeof(lnet_ioctl_data), 128U);
+	EXPECT_EQ(sizeof(lnet_ioctl_config_data), 184U);
+	EXPECT_EQ(sizeof(lnet_ioctl_ping_data), 56U);
+	EXPECT_EQ(sizeof(lnet_ioctl_config_ni), 808U);
+	EXPECT_EQ(sizeof(lnet_ioctl_tunables_common), 20U);
+	EXPECT_EQ(sizeof(lnet_ioctl_tunables_socklnd), 16U);
+	EXPECT_EQ(sizeof(lnet_ioctl_tunables_o2iblnd), 40U);
+	EXPECT_EQ(sizeof(lnet_ioctl_lnd_tunables), 60U);
+	EXPECT_EQ(ni_ioctl_len, 868U);
+}
+
+TEST(IoctlPack, CommandValues)
+{
+	EXPECT_EQ(LNET_IOC_CLEAR_DEBUG, 0xC008651FUL);
+	EXPECT_EQ(LNET_IOC_MARK_DEBUG, 0xC0086520UL);
+	EXPECT_EQ(LNET_IOC_GET_NI, 0xC0086532UL);
+	EXPECT_EQ(LNET_IOC_UNCONFIGURE, 0xC0086538UL);
+	EXPECT_EQ(LNET_IOC_CONFIGURE, 0xC008653BUL);
+	EXPECT_EQ(LNET_IOC_PING_PEER, 0xC008653EUL);
+	EXPECT_EQ(LNET_IOC_LNETST, 0xC008653FUL);
+	EXPECT_EQ(LNET_IOC_DISCOVER, 0xC008654DUL);
+	EXPECT_EQ(LNET_IOC_ADD_ROUTE, 0xC0B86551UL);
+	EXPECT_EQ(LNET_IOC_DEL_ROUTE, 0xC0B86552UL);
+	EXPECT_EQ(LNET_IOC_GET_ROUTE, 0xC0B86553UL);
+	EXPECT_EQ(LNET_IOC_DEL_NET, 0xC0B86555UL);
+	EXPECT_EQ(LNET_IOC_GET_LNET_STATS, 0xC0B8655BUL);
+	EXPECT_EQ(LNET_IOC_GET_PEER_NI, 0xC0B8655EUL);
+	EXPECT_EQ(LNET_IOC_ADD_LOCAL_NI, 0xC0B8655FUL);
+	EXPECT_EQ(LNET_IOC_DEL_LOCAL_NI, 0xC0B86560UL);
+	EXPECT_EQ(LNET_IOC_GET_LOCAL_NI, 0xC0B86561UL);
+	EXPECT_EQ(LNET_IOC_GET_LOCAL_NI_MSG_STATS, 0xC0B86565UL);
+	EXPECT_EQ(LNET_IOC_GET_LOCAL_HSTATS, 0xC0B86567UL);
+	EXPECT_EQ(LNET_IOC_RESET_LNET_STATS, 0xC0B8656EUL);
+	EXPECT_EQ(LNET_IOC_SET_PEER, 0xC0B86570UL);
+	EXPECT_EQ(_IOC_NR(LNET_IOC_CLEAR_DEBUG) - 1, LNET_IOC_MIN_NR);
+	EXPECT_EQ(_IOC_NR(LNET_IOC_SET_PEER), LNET_IOC_MAX_NR);
+}
+
+TEST(IoctlPack, ConfigureIsGenericBlock)
+{
+	lnet_ioctl_data d = pack_configure(true, false);
+	EXPECT_EQ(u32_at(d, 0), 128U);
+	EXPECT_EQ(u32_at(d, 4), 0x0001000AU);
+	EXPECT_EQ(u32_at(d, 24), 1U);	// flags: bring up networks=
+	for (std::size_t off = 64; off < 128; off += 4)
+		EXPECT_EQ(u32_at(d, off), 0U) << off;	// no inline/user buffers
+
+	EXPECT_EQ(u32_at(pack_configure(false, true), 24), 2U);
+	EXPECT_EQ(u32_at(pack_unconfigure(), 24), 0U);
+}
+
+TEST(IoctlPack, NetAddBytesAtSpecOffsets)
+{
+	NiConfig ni;
+	ni.nid = nid_from_interface(tcp1);
+	ni.interface = "eth0";
+	ni.cpts = { 0, 3 };
+	ni.tunables = CommonTunables{ 90, 16, -1, 512 };
+	ni.lnd = SockTunables{ 4, 0, 96 };
+	NiIoctl s = pack_add_ni(ni);
+
+	EXPECT_EQ(u32_at(s, 0), 868U);			// ioc_len
+	EXPECT_EQ(u32_at(s, 4), 0x0001000BU);		// version 2
+	EXPECT_EQ(u64_at(s, 8), 0x00020001FFFFFFFFULL);	// tcp1, address from the interface
+	EXPECT_EQ(str_at(s, 16), "eth0");
+	EXPECT_EQ(str_at(s, 144), "");			// no ip2nets
+	EXPECT_EQ(u32_at(s, 272), 0U);			// cpts
+	EXPECT_EQ(u32_at(s, 276), 3U);
+	EXPECT_EQ(u32_at(s, 784), 2U);			// cpt count
+	EXPECT_EQ(s32_at(s, 796), -1);			// dev cpt
+	// common tunables at 808
+	EXPECT_EQ(u32_at(s, 808), LNET_IOCTL_TUNABLES_VERSION);
+	EXPECT_EQ(s32_at(s, 812), 90);			// peer_timeout
+	EXPECT_EQ(s32_at(s, 816), 16);			// peer tx credits
+	EXPECT_EQ(s32_at(s, 820), -1);			// peer router credits
+	EXPECT_EQ(s32_at(s, 824), 512);			// max tx credits
+	// socklnd tunables at 828
+	EXPECT_EQ(u32_at(s, 828), LNET_IOCTL_TUNABLES_VERSION);
+	EXPECT_EQ(u16_at(s, 832), 4U);			// conns_per_peer
+	EXPECT_EQ(u32_at(s, 836), 0U);			// timeout: default
+	EXPECT_EQ(static_cast<std::int16_t>(u16_at(s, 840)), 96);	// tos
+}
+
+TEST(IoctlPack, NetAddDefaultsGetAnLndBlock)
+{
+	NiConfig ni;
+	ni.nid = nid_from_interface(tcp1);
+	ni.interface = "eth1";
+	NiIoctl s = pack_add_ni(ni);
+
+	EXPECT_EQ(s32_at(s, 812), -1);
+	EXPECT_EQ(s32_at(s, 824), -1);
+	EXPECT_EQ(u32_at(s, 828), LNET_IOCTL_TUNABLES_VERSION);
+	EXPECT_EQ(u16_at(s, 832), 0U);
+	EXPECT_EQ(static_cast<std::int16_t>(u16_at(s, 840)), -1);
+	EXPECT_EQ(u32_at(s, 784), 0U);			// all CPTs
+}
+
+TEST(IoctlPack, NetAddO2ibBlock)
+{
+	NiConfig ni;
+	ni.nid = nid_from_interface(LNET_MKNET(LNET_LND_O2IB, 0));
+	ni.interface = "ib0";
+	ni.lnd = O2ibTunables{ 4, 1, 8, 512, 384, 1, 1024, 2, 30, 106 };
+	NiIoctl s = pack_add_ni(ni);
+
+	EXPECT_EQ(u32_at(s, 828), LNET_IOCTL_TUNABLES_VERSION);
+	EXPECT_EQ(u32_at(s, 832), 4U);			// peercredits_hiw
+	EXPECT_EQ(u32_at(s, 836), 1U);			// map_on_demand
+	EXPECT_EQ(u32_at(s, 840), 8U);			// concurrent_sends
+	EXPECT_EQ(u32_at(s, 844), 512U);		// fmr_pool_size
+	EXPECT_EQ(u32_at(s, 848), 384U);		// fmr_flush_trigger
+	EXPECT_EQ(u32_at(s, 852), 1U);			// fmr_cache
+	EXPECT_EQ(u16_at(s, 856), 2U);			// conns_per_peer
+	EXPECT_EQ(u16_at(s, 858), 1024U);		// ntx
+	EXPECT_EQ(u32_at(s, 860), 30U);			// timeout
+	EXPECT_EQ(u16_at(s, 864), 106U);		// tos
+}
+
+TEST(IoctlPack, NetAddRejectsOversizeStrings)
+{
+	NiConfig ni;
+	ni.nid = nid_from_interface(tcp1);
+	ni.interface = std::string(128, 'x');
+	EXPECT_THROW(pack_add_ni(ni), KernelError);
+	ni.interface = std::string(127, 'x');
+	EXPECT_NO_THROW(pack_add_ni(ni));
+	ni.cpts.assign(129, 0);
+	EXPECT_THROW(pack_add_ni(ni), KernelError);
+}
+
+TEST(IoctlPack, DelAndGetNi)
+{
+	NiIoctl d = pack_del_ni(gw_nid);
+	EXPECT_EQ(u32_at(d, 0), 868U);
+	EXPECT_EQ(u64_at(d, 8), gw_nid);
+	NiIoctl g = pack_get_ni(3);
+	EXPECT_EQ(u32_at(g, 792), 3U);
+	EXPECT_EQ(u32_at(g, 4), LNET_IOCTL_VERSION2);
+}
+
+TEST(IoctlPack, UnpackNi)
+{
+	NiIoctl r{};
+	r.ni.lic_nid = gw_nid;
+	std::strcpy(r.ni.lic_ni_intf, "eth3");
+	r.ni.lic_status = LNET_IOCTL_NI_STATUS_UP;
+	r.ni.lic_ncpts = 2;
+	r.ni.lic_cpts[0] = 1;
+	r.ni.lic_cpts[1] = 2;
+	r.ni.lic_dev_cpt = 1;
+	r.tunables.lt_cmn = { 1, 180, 8, 0, 256 };
+	r.tunables.lt_lnd.sock.lnd_conns_per_peer = 3;
+	r.tunables.lt_lnd.sock.lnd_timeout = 50;
+	r.tunables.lt_lnd.sock.lnd_tos = -1;
+
+	NiInfo info = unpack_ni(r);
+	EXPECT_EQ(info.config.nid, gw_nid);
+	EXPECT_EQ(info.config.interface, "eth3");
+	EXPECT_TRUE(info.up);
+	EXPECT_EQ(info.dev_cpt, 1);
+	EXPECT_EQ(info.config.cpts, (std::vector<std::uint32_t>{ 1, 2 }));
+	EXPECT_EQ(info.config.tunables, (CommonTunables{ 180, 8, 0, 256 }));
+	EXPECT_EQ(info.config.lnd, LndTunables(SockTunables{ 3, 50, -1 }));
+
+	r.ni.lic_status = LNET_IOCTL_NI_STATUS_DOWN;
+	r.ni.lic_nid = LNET_NID_LO_0;
+	info = unpack_ni(r);
+	EXPECT_FALSE(info.up);
+	EXPECT_TRUE(std::holds_alternative<std::monostate>(info.config.lnd));
+}
+
+TEST(IoctlPack, RouteBytes)
+{
+	lnet_ioctl_config_data d =
+		pack_add_route(RouteConfig{ LNET_MKNET(LNET_LND_O2IB, 1), gw_nid, 2, 7, 9 });
+	EXPECT_EQ(u32_at(d, 0), 184U);
+	EXPECT_EQ(u32_at(d, 4), 0x0001000BU);
+	EXPECT_EQ(u32_at(d, 8), 0x00050001U);		// remote net
+	EXPECT_EQ(u64_at(d, 16), gw_nid);		// gateway
+	EXPECT_EQ(s32_at(d, 28), 2);			// hop
+	EXPECT_EQ(u32_at(d, 32), 7U);			// priority
+	EXPECT_EQ(u32_at(d, 36), 0U);			// flags
+	EXPECT_EQ(u32_at(d, 40), 9U);			// sensitivity
+
+	lnet_ioctl_config_data any = pack_add_route(RouteConfig{ tcp1, gw_nid });
+	EXPECT_EQ(s32_at(any, 28), -1);
+
+	lnet_ioctl_config_data del = pack_del_route(tcp1, gw_nid);
+	EXPECT_EQ(u32_at(del, 8), tcp1);
+	EXPECT_EQ(u64_at(del, 16), gw_nid);
+	EXPECT_EQ(u32_at(pack_get_route(5), 12), 5U);
+	EXPECT_EQ(u32_at(pack_del_net(tcp1), 8), tcp1);
+}
+
+TEST(IoctlPack, UnpackRoute)
+{
+	lnet_ioctl_config_data d = pack_add_route(RouteConfig{ tcp1, gw_nid, 3, 1, 1 });
+	d.cfg_u.route.flags = LNET_IOCTL_ROUTE_ALIVE | LNET_IOCTL_ROUTE_MULTI_HOP;
+	RouteInfo r = unpack_route(d);
+	EXPECT_EQ(r.config, (RouteConfig{ tcp1, gw_nid, 3, 1, 1 }));
+	EXPECT_TRUE(r.alive);
+	EXPECT_TRUE(r.multi_hop);
+}
+
+TEST(IoctlPack, PingBytes)
+{
+	std::vector<lnet_process_id> ids(16);
+	PingRequest req;
+	req.target = { gw_nid, LNET_PID_ANY };
+	req.source = LNET_NID_ANY;
+	req.timeout_ms = 3000;
+	lnet_ioctl_ping_data p = pack_ping(req, ids);
+
+	EXPECT_EQ(u32_at(p, 0), 56U);
+	EXPECT_EQ(u32_at(p, 4), 0x0001000BU);
+	EXPECT_EQ(s32_at(p, 8), 3000);
+	EXPECT_EQ(u32_at(p, 12), 16U);
+	EXPECT_EQ(u32_at(p, 16), 0U);
+	EXPECT_EQ(u64_at(p, 24), gw_nid);
+	EXPECT_EQ(u32_at(p, 32), 0xFFFFFFFFU);
+	EXPECT_EQ(u64_at(p, 40), reinterpret_cast<std::uintptr_t>(ids.data()));
+	EXPECT_EQ(u64_at(p, 48), 0xFFFFFFFFFFFFFFFFULL);
+}
+
+TEST(IoctlPack, UnpackPingClampsCount)
+{
+	std::vector<lnet_process_id> ids = { { LNET_NID_LO_0, 12345 }, { gw_nid, 12345 } };
+	lnet_ioctl_ping_data p{};
+	p.ping_target_nid = gw_nid + 1;
+	p.ping_mr = 1;
+	p.ping_count = 9;
+
+	PingReply r = unpack_ping(p, ids);
+	EXPECT_EQ(r.primary_nid, gw_nid + 1);
+	EXPECT_TRUE(r.multi_rail);
+	ASSERT_EQ(r.ids.size(), 2U);
+	EXPECT_EQ(r.ids[1].nid, gw_nid);
+}
+
+TEST(IoctlPack, StatsInOrder)
+{
+	lnet_ioctl_lnet_stats s = pack_get_stats();
+	EXPECT_EQ(u32_at(s, 0), 216U);
+	for (std::size_t i = 0; i < counter_names.size(); i++)
+		std::memcpy(reinterpret_cast<unsigned char *>(&s) + 8 + 8 * i, &i, 8);
+	Counters c = unpack_stats(s);
+	for (std::size_t i = 0; i < c.size(); i++)
+		EXPECT_EQ(c[i], i) << counter_names[i];
+	EXPECT_EQ(pack_reset_stats().ioc_len, 8U);
+}
+
+TEST(IoctlPack, PeerNiAndNiStats)
+{
+	lnet_ioctl_peer_ni p = pack_get_peer_ni(4);
+	EXPECT_EQ(u32_at(p, 0), 264U);
+	EXPECT_EQ(u32_at(p, 8), 4U);
+	p.pni_nid = gw_nid;
+	p.pni_ni_state = LNET_IOCTL_PEER_NI_DOWN;
+	p.pni_min_tx_credits = -3;
+	p.pni_stats.ms_sent[LNET_IOCTL_MSG_GET] = 11;
+	p.pni_hs_next_ping = 30;
+	PeerNiInfo ni = unpack_peer_ni(p);
+	EXPECT_EQ(ni.nid, gw_nid);
+	EXPECT_EQ(ni.state, PeerNiState::down);
+	EXPECT_EQ(ni.min_tx_credits, -3);
+	EXPECT_EQ(ni.stats.sent[1], 11U);
+	EXPECT_EQ(ni.hs_next_ping, 30);
+
+	lnet_ioctl_ni_msg_stats m = pack_get_ni_stats(gw_nid);
+	EXPECT_EQ(u32_at(m, 0), 160U);
+	EXPECT_EQ(u64_at(m, 8), gw_nid);
+	lnet_ioctl_ni_health h = pack_get_ni_health(gw_nid);
+	EXPECT_EQ(u32_at(h, 0), 88U);
+	EXPECT_EQ(u64_at(h, 8), gw_nid);
+	h.lnh_health_value = 900;
+	h.lnh_fatal_error = 1;
+	EXPECT_EQ(unpack_ni_health(h).health_value, 900);
+	EXPECT_TRUE(unpack_ni_health(h).fatal_error);
+}
+
+}  // namespace
+}  // namespace lnetctl

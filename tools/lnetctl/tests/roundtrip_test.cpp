@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0
+// export -> import through the fake kernel recreates the configuration.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "cli.hpp"
+#include "fake_kernel.hpp"
+
+namespace lnetctl {
+namespace {
+
+using test::FakeKernel;
+
+std::string yaml_of(const Outcome &o)
+{
+	return yaml::render(o.out);
+}
+
+// A configured node: two nets with tunables, routes and changed globals.
+FakeKernel configured_node()
+{
+	FakeKernel k;
+	std::ostringstream out, err;
+	const std::vector<std::vector<std::string>> setup = {
+		{ "lnet", "configure" },
+		{ "net", "add", "--net", "tcp", "--if", "eth0", "--peer-credits", "16",
+		  "--conns-per-peer", "4" },
+		{ "net", "add", "--net", "tcp1", "--if", "eth1", "--cpt", "[0,1]",
+		  "--credits", "512", "--tos", "96" },
+		{ "net", "add", "--net", "o2ib1", "--if", "ib0", "--peer-timeout", "60" },
+		{ "route", "add", "--net", "o2ib5", "--gateway", "10.0.0.1@tcp1", "--hop",
+		  "2", "--priority", "1" },
+		{ "route", "add", "--net", "tcp9", "--gateway", "192.168.1.1@tcp" },
+		{ "set", "discovery", "0" },
+		{ "set", "transaction_timeout", "40" },
+		{ "set", "retry_count", "1" },
+		{ "set", "max_interfaces", "200" },
+	};
+
+	for (const auto &words : setup)
+		EXPECT_EQ(run(words, k, out, err), 0) << err.str();
+	k.params["ksocklnd/sock_timeout"] = "13";
+	return k;
+}
+
+void expect_same_config(const FakeKernel &a, const FakeKernel &b)
+{
+	EXPECT_EQ(a.configured, b.configured);
+	EXPECT_EQ(a.nis, b.nis);
+	EXPECT_EQ(a.routes, b.routes);
+	EXPECT_EQ(a.params, b.params);
+}
+
+TEST(RoundTrip, ExportImportRecreatesConfiguration)
+{
+	FakeKernel a = configured_node();
+	Outcome exported = export_config(a, ExportArgs{});
+	ASSERT_TRUE(exported.ok());
+	std::string text = yaml_of(exported);
+
+	FakeKernel b;	// lnet.ko loaded, LNet not started
+	Outcome imported = apply_config(b, text, ImportMode::add);
+	EXPECT_TRUE(imported.ok()) << yaml::render(render_errors(imported.errors));
+	expect_same_config(a, b);
+	EXPECT_EQ(yaml_of(export_config(b, ExportArgs{})), text);
+}
+
+TEST(RoundTrip, BackupExportImport)
+{
+	FakeKernel a = configured_node();
+	std::string text = yaml_of(export_config(a, ExportArgs{ "", true }));
+	EXPECT_EQ(text.find("status:"), std::string::npos);
+	EXPECT_EQ(text.find("dev cpt:"), std::string::npos);
+	EXPECT_EQ(text.find("state:"), std::string::npos);
+
+	FakeKernel b;
+	Outcome imported = apply_config(b, text, ImportMode::add);
+	EXPECT_TRUE(imported.ok()) << yaml::render(render_errors(imported.errors));
+	expect_same_config(a, b);
+}
+
+TEST(RoundTrip, ExportShape)
+{
+	FakeKernel a = configured_node();
+	std::string text = yaml_of(export_config(a, ExportArgs{ "", true }));
+
+	EXPECT_EQ(text.rfind("net:\n    - net type: lo\n", 0), 0U) << text;
+	EXPECT_NE(text.find("\nroute:\n    - net: o2ib5\n      gateway: 10.0.0.1@tcp1\n"
+			    "      hop: 2\n      priority: 1\n      health_sensitivity: 1\n"),
+		  std::string::npos) << text;
+	EXPECT_NE(text.find("\nglobal:\n    numa_range: 0\n    max_interfaces: 200\n"
+			    "    discovery: 0\n"),
+		  std::string::npos) << text;
+	EXPECT_NE(text.find("    lnd_timeout: 13\n"), std::string::npos);
+	EXPECT_EQ(text.find("\npeer:"), std::string::npos);
+	EXPECT_EQ(text.find("\nudsp:"), std::string::npos);
+}
+
+TEST(RoundTrip, ThroughFilesAndTheCommandLine)
+{
+	namespace fs = std::filesystem;
+	fs::path file = fs::temp_directory_path() /
+			("lnetctl-rt-" + std::to_string(::getpid()) + ".yaml");
+	FakeKernel a = configured_node();
+	std::ostringstream out, err;
+
+	ASSERT_EQ(run(std::vector<std::string>{ "export", file.string() }, a, out, err), 0)
+		<< err.str();
+	EXPECT_EQ(out.str(), "");
+	ASSERT_TRUE(fs::exists(file));
+
+	FakeKernel b;
+	EXPECT_EQ(run(std::vector<std::string>{ "import", file.string() }, b, out, err), 0)
+		<< err.str();
+	expect_same_config(a, b);
+	fs::remove(file);
+}
+
+TEST(RoundTrip, ImportOrderStartsLnetThenNetsRoutesGlobals)
+{
+	FakeKernel a = configured_node();
+	std::string text = yaml_of(export_config(a, ExportArgs{}));
+	FakeKernel b;
+	apply_config(b, text, ImportMode::add);
+
+	std::vector<std::string> ops;
+	for (const auto &c : b.calls)
+		if (c == "configure" || c == "add_ni" || c == "add_route" ||
+		    c == "write_param")
+			if (ops.empty() || ops.back() != c)
+				ops.push_back(c);
+	EXPECT_EQ(ops, (std::vector<std::string>{ "configure", "add_ni", "add_route",
+						  "write_param" }));
+}
+
+TEST(RoundTrip, ImportDelRemovesWhatTheFileDescribes)
+{
+	FakeKernel a = configured_node();
+	std::string text = yaml_of(export_config(a, ExportArgs{}));
+	Outcome o = apply_config(a, text, ImportMode::del);
+	EXPECT_TRUE(o.ok()) << yaml::render(render_errors(o.errors));
+	EXPECT_TRUE(a.routes.empty());
+	ASSERT_EQ(a.nis.size(), 1U);
+	EXPECT_EQ(a.nis[0].config.nid, LNET_NID_LO_0);
+}
+
+TEST(RoundTrip, ReimportReportsEachItem)
+{
+	FakeKernel a = configured_node();
+	std::string text = yaml_of(export_config(a, ExportArgs{}));
+	Outcome o = apply_config(a, text, ImportMode::add);
+
+	EXPECT_EQ(o.exit_code(), 1);
+	ASSERT_EQ(o.errors.size(), 5U);		// 3 NIs, 2 routes
+	EXPECT_EQ(o.errors[0], (ErrorItem{ "add", "net", EEXIST,
+					   "cannot add network tcp on eth0: File exists" }));
+	EXPECT_EQ(o.errors[3].entity, "route");
+	EXPECT_EQ(o.errors[3].err, EEXIST);
+}
+
+TEST(RoundTrip, FileWithErrorsIsNotApplied)
+{
+	FakeKernel b;
+	Outcome o = apply_config(b, "net:\n"
+				    "    - net type: tcp\n"
+				    "      local NI(s):\n"
+				    "        - interfaces: eth0\n"
+				    "route:\n"
+				    "    - net: o2ib1\n"
+				    "      gateway: oops\n", ImportMode::add);
+	EXPECT_EQ(o.exit_code(), 1);
+	EXPECT_TRUE(b.calls.empty());
+}
+
+TEST(RoundTrip, UnsupportedSectionsReportedRestApplied)
+{
+	FakeKernel a = configured_node();
+	std::string text = yaml_of(export_config(a, ExportArgs{}));
+	text += "peer:\n"
+		"    - primary nid: 192.168.1.11@tcp\n"
+		"      Multi-Rail: True\n"
+		"      peer ni:\n"
+		"        - nid: 192.168.1.11@tcp\n";
+
+	FakeKernel b;
+	Outcome o = apply_config(b, text, ImportMode::add);
+	expect_same_config(a, b);
+	EXPECT_EQ(o.exit_code(), 1);
+	ASSERT_EQ(o.errors.size(), 1U);
+	EXPECT_EQ(o.errors[0], (ErrorItem{ "add", "peer", EOPNOTSUPP,
+					   "section 'peer' is not supported by this "
+					   "lnetctl; it was not applied" }));
+}
+
+TEST(RoundTrip, ExportIsAllOrNothing)
+{
+	FakeKernel a = configured_node();
+	a.fail["get_routes"] = EIO;
+	Outcome o = export_config(a, ExportArgs{});
+	EXPECT_EQ(o.exit_code(), 1);
+	EXPECT_TRUE(o.out.empty());
+	EXPECT_EQ(o.errors.at(0), (ErrorItem{ "show", "route", EIO,
+					      "cannot get routes: Input/output error" }));
+}
+
+TEST(RoundTrip, ImportMissingFile)
+{
+	FakeKernel b;
+	std::ostringstream out, err;
+	int status = run(std::vector<std::string>{ "import", "/nonexistent/cfg.yaml" }, b,
+			 out, err);
+	EXPECT_EQ(status, 1);
+	EXPECT_EQ(err.str(), "add:\n    - yaml:\n          errno: -2\n"
+			     "          descr: \"cannot read /nonexistent/cfg.yaml: "
+			     "No such file or directory\"\n");
+}
+
+TEST(RoundTrip, ExportToUnwritableFile)
+{
+	FakeKernel a = configured_node();
+	Outcome o = export_config(a, ExportArgs{ "/nonexistent/dir/out.yaml", false });
+	EXPECT_EQ(o.exit_code(), 1);
+	EXPECT_EQ(o.errors.at(0).command, "export");
+	EXPECT_NE(o.errors.at(0).descr.find("cannot write /nonexistent/dir/out.yaml"),
+		  std::string::npos);
+}
+
+}  // namespace
+}  // namespace lnetctl
