@@ -151,11 +151,11 @@ bool lnet_nid_is_local(lnet_nid_t nid)
 }
 
 /*
- * Calls into an LND that may race with the NI's shutdown are bracketed:
- * lnet_ni_stop() marks the NI down, then waits for lnd_calls to drain
- * before calling shutdown(). lnet_ni_call_begin() refuses a down NI (a
- * send); lnet_ni_call_hold() does not (a receive of a message the core
- * already took off a lazy portal, which the LND must still see).
+ * Slow-path calls into an LND (accept, ctl) that may race with the NI's
+ * shutdown are bracketed by these: lnet_ni_call_begin() fails once the NI
+ * is down, and lnet_ni_stop() waits for the calls in progress before it
+ * calls shutdown(). (The data path uses lnet_core.lnd_srcu instead, which
+ * keeps the counting per CPU.)
  */
 bool lnet_ni_call_begin(struct lnet_ni *ni)
 {
@@ -165,11 +165,6 @@ bool lnet_ni_call_begin(struct lnet_ni *ni)
 		return true;
 	lnet_ni_call_end(ni);
 	return false;
-}
-
-void lnet_ni_call_hold(struct lnet_ni *ni)
-{
-	atomic_inc(&ni->lnd_calls);
 }
 
 void lnet_ni_call_end(struct lnet_ni *ni)
@@ -289,6 +284,12 @@ static void lnet_ni_stop(struct lnet_ni *ni)
 		lnet_finalize(msg, -ESHUTDOWN);
 	}
 	lnet_ptl_drop_all_delayed(ni);
+	/*
+	 * Sends check the NI's state and call the LND inside lnd_srcu, and
+	 * so do receives of PUTs taken off a lazy portal: after this grace
+	 * period no such call is running or can start.
+	 */
+	synchronize_srcu(&lnet_core.lnd_srcu);
 	wait_var_event(&ni->lnd_calls, !atomic_read(&ni->lnd_calls));
 	ni->lnd->shutdown(ni);
 
@@ -431,18 +432,19 @@ static void lnet_shutdown(void)
 
 	lockdep_assert_held(&lnet_core.api_mutex);
 	WRITE_ONCE(lnet_core.state, LNET_STATE_STOPPING);
-	lnet_ping_target_fini();
 
 	/* newest first; the loopback NI, which carries local traffic, last */
 	list_for_each_entry_safe_reverse(ni, tmp, &lnet_core.nis, list)
 		if (ni != lnet_core.lo_ni)
 			lnet_ni_stop(ni);
+	/* no REPLY can still be reading the ping info on a network now */
+	lnet_ping_target_fini();
 	if (lnet_core.lo_ni)
 		lnet_ni_stop(lnet_core.lo_ni);
 	lnet_core.lo_ni = NULL;
 
-	wait_var_event(&lnet_core.msg_count,
-		       !atomic_read(&lnet_core.msg_count));
+	/* every message held an NI reference, and they are all gone */
+	WARN_ON(percpu_counter_sum(&lnet_core.msg_count));
 	lnet_md_slots_quiesce();
 	nme = lnet_ptl_cleanup();
 	nmd = lnet_md_cleanup();

@@ -25,7 +25,7 @@ static int lnet_ni_credit_take(struct lnet_msg *msg)
 	ni->min_tx_credits = min(ni->min_tx_credits, ni->tx_credits);
 	if (ni->tx_credits >= 0)
 		return 0;
-	msg->tx_queued = 1;
+	msg->tx_wait_ni = 1;
 	list_add_tail(&msg->list, &ni->tx_queue);
 	return 1;
 }
@@ -35,6 +35,11 @@ int lnet_credits_acquire(struct lnet_msg *msg)
 {
 	struct lnet_peer *peer = msg->txpeer;
 	int rc = 0;
+
+	/* no peer, no NI limit (loopback): nothing to count, no lock */
+	if (!peer && !msg->ni->max_tx_credits)
+		return READ_ONCE(msg->ni->state) == LNET_NI_STATE_UP ?
+		       0 : -ESHUTDOWN;
 
 	spin_lock_bh(&lnet_core.net_lock);
 	if (msg->ni->state != LNET_NI_STATE_UP) {
@@ -48,7 +53,7 @@ int lnet_credits_acquire(struct lnet_msg *msg)
 		peer->min_tx_credits = min(peer->min_tx_credits,
 					   peer->tx_credits);
 		if (peer->tx_credits < 0) {
-			msg->tx_queued = 1;
+			msg->tx_wait_peer = 1;
 			list_add_tail(&msg->list, &peer->tx_queue);
 			rc = 1;
 			goto out;
@@ -71,35 +76,38 @@ void lnet_credits_return(struct lnet_msg *msg)
 	if (!msg->tx_peer_credit && !msg->tx_ni_credit)
 		return;
 	spin_lock_bh(&lnet_core.net_lock);
-	if (msg->tx_queued) {
-		/* never sent: still on a queue unless that was flushed */
-		if (!list_empty(&msg->list))
-			list_del_init(&msg->list);
-		msg->tx_queued = 0;
+	/*
+	 * A message that never got a credit it waited for only cancels its
+	 * debt; it has nothing to hand on. Its queue may have been flushed.
+	 */
+	if ((msg->tx_wait_peer || msg->tx_wait_ni) && !list_empty(&msg->list))
+		list_del_init(&msg->list);
+	/* the NI credit first: a peer's next message may need it */
+	if (msg->tx_ni_credit) {
+		ni->tx_credits++;
+		next = list_first_entry_or_null(&ni->tx_queue,
+						struct lnet_msg, list);
+		if (!msg->tx_wait_ni && next && ni->tx_credits <= 0) {
+			list_del_init(&next->list);
+			next->tx_wait_ni = 0;
+			list_add_tail(&next->list, &ready);
+		}
 	}
 	if (msg->tx_peer_credit) {
-		msg->tx_peer_credit = 0;
 		peer->tx_credits++;
 		next = list_first_entry_or_null(&peer->tx_queue,
 						struct lnet_msg, list);
-		if (next && peer->tx_credits <= 0) {
+		if (!msg->tx_wait_peer && next && peer->tx_credits <= 0) {
 			list_del_init(&next->list);
-			next->tx_queued = 0;
+			next->tx_wait_peer = 0;
 			if (!lnet_ni_credit_take(next))
 				list_add_tail(&next->list, &ready);
 		}
 	}
-	if (msg->tx_ni_credit) {
-		msg->tx_ni_credit = 0;
-		ni->tx_credits++;
-		next = list_first_entry_or_null(&ni->tx_queue,
-						struct lnet_msg, list);
-		if (next && ni->tx_credits <= 0) {
-			list_del_init(&next->list);
-			next->tx_queued = 0;
-			list_add_tail(&next->list, &ready);
-		}
-	}
+	msg->tx_ni_credit = 0;
+	msg->tx_peer_credit = 0;
+	msg->tx_wait_ni = 0;
+	msg->tx_wait_peer = 0;
 	spin_unlock_bh(&lnet_core.net_lock);
 
 	list_for_each_entry_safe(next, tmp, &ready, list) {

@@ -26,8 +26,9 @@ static int lnet_stats_show(struct seq_file *m, void *v)
 		sum.drop_length += c->drop_length;
 		sum.errors += c->errors;
 	}
-	seq_printf(m, "msgs_alloc: %d\n", atomic_read(&lnet_core.msg_count));
-	seq_printf(m, "msgs_max: %d\n", READ_ONCE(lnet_core.msg_max));
+	seq_printf(m, "msgs_alloc: %lld\n",
+		   percpu_counter_sum(&lnet_core.msg_count));
+	seq_printf(m, "msgs_max: %lld\n", READ_ONCE(lnet_core.msg_max));
 	seq_printf(m, "errors: %llu\n", sum.errors);
 	seq_printf(m, "send_count: %llu\n", sum.send_count);
 	seq_printf(m, "send_length: %llu\n", sum.send_length);

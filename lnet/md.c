@@ -464,7 +464,7 @@ int LNetMDAttach(struct lnet_handle_me meh, struct lnet_md umd,
 	struct lnet_me *me;
 	LIST_HEAD(matched);
 	LIST_HEAD(dropped);
-	int rc = 0;
+	int idx, rc = 0;
 
 	if (!handle)
 		return -EINVAL;
@@ -479,6 +479,8 @@ int LNetMDAttach(struct lnet_handle_me meh, struct lnet_md umd,
 	slot = lnet_md_pick_slot();
 	lnet_htable_grow(&slot->handles, GFP_KERNEL);
 
+	/* PUTs taken off a lazy portal go to their LNDs: see lnet_ni_stop() */
+	idx = srcu_read_lock(&lnet_core.lnd_srcu);
 	spin_lock_bh(&ptl->lock);
 	me = lnet_me_lookup(ptl, meh.cookie);
 	if (!me) {
@@ -493,27 +495,19 @@ int LNetMDAttach(struct lnet_handle_me meh, struct lnet_md umd,
 		spin_unlock_bh(&slot->lock);
 	}
 	spin_unlock_bh(&ptl->lock);
-	if (rc) {
-		lnet_md_discard(md);
-		return rc;
-	}
 
-	/* PUTs that waited on a lazy portal (each holds an NI call) */
 	list_for_each_entry_safe(msg, tmp, &matched, list) {
-		struct lnet_ni *ni = msg->ni;
-
 		list_del_init(&msg->list);
 		lnet_put_matched(msg);
-		lnet_ni_call_end(ni);
 	}
 	list_for_each_entry_safe(msg, tmp, &dropped, list) {
-		struct lnet_ni *ni = msg->ni;
-
 		list_del_init(&msg->list);
 		lnet_drop_msg(msg, "too long for the MD");
-		lnet_ni_call_end(ni);
 	}
-	return 0;
+	srcu_read_unlock(&lnet_core.lnd_srcu, idx);
+	if (rc)
+		lnet_md_discard(md);
+	return rc;
 }
 EXPORT_SYMBOL_GPL(LNetMDAttach);
 

@@ -60,16 +60,21 @@ static int __init lnet_init(void)
 	mutex_init(&lnet_core.api_mutex);
 	spin_lock_init(&lnet_core.net_lock);
 	INIT_LIST_HEAD(&lnet_core.nis);
-	atomic_set(&lnet_core.msg_count, 0);
 	LNetInvalidateEQHandle(&lnet_core.ping.eqh);
 
 	rc = lnet_cpt_init();
 	if (rc)
 		return rc;
+	rc = init_srcu_struct(&lnet_core.lnd_srcu);
+	if (rc)
+		goto fail_cpt;
+	rc = percpu_counter_init(&lnet_core.msg_count, 0, GFP_KERNEL);
+	if (rc)
+		goto fail_srcu;
 	rc = -ENOMEM;
 	lnet_core.counters = alloc_percpu(struct lnet_counters);
 	if (!lnet_core.counters)
-		goto fail_cpt;
+		goto fail_msg_count;
 	rc = lnet_msg_cache_init();
 	if (rc)
 		goto fail_counters;
@@ -110,6 +115,10 @@ fail_msg:
 	lnet_msg_cache_fini();
 fail_counters:
 	free_percpu(lnet_core.counters);
+fail_msg_count:
+	percpu_counter_destroy(&lnet_core.msg_count);
+fail_srcu:
+	cleanup_srcu_struct(&lnet_core.lnd_srcu);
 fail_cpt:
 	lnet_cpt_fini();
 	return rc;
@@ -131,6 +140,8 @@ static void __exit lnet_exit(void)
 	lnet_me_cache_fini();
 	lnet_msg_cache_fini();
 	free_percpu(lnet_core.counters);
+	percpu_counter_destroy(&lnet_core.msg_count);
+	cleanup_srcu_struct(&lnet_core.lnd_srcu);
 	lnet_cpt_fini();
 }
 

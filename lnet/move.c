@@ -70,9 +70,13 @@ void lnet_ni_send(struct lnet_msg *msg)
 {
 	struct lnet_ni *ni = msg->ni;
 	unsigned int len = msg->len;
-	int rc;
+	void *private;
+	int idx, rc;
 
-	if (!lnet_ni_call_begin(ni)) {
+	/* see lnet_ni_stop(): no send() once shutdown() may have begun */
+	idx = srcu_read_lock(&lnet_core.lnd_srcu);
+	if (READ_ONCE(ni->state) != LNET_NI_STATE_UP) {
+		srcu_read_unlock(&lnet_core.lnd_srcu, idx);
 		lnet_finalize(msg, -ESHUTDOWN);
 		return;
 	}
@@ -81,8 +85,11 @@ void lnet_ni_send(struct lnet_msg *msg)
 	lnet_ni_stat_add(ni, send_length, len);
 	lnet_counter_add(send_count, 1);
 	lnet_counter_add(send_length, len);
-	rc = ni->lnd->send(ni, msg->private, msg);	/* @msg may be gone */
-	lnet_ni_call_end(ni);
+	/* an RDMA GET's context is the LND's again from here on */
+	private = msg->private;
+	msg->private = NULL;
+	rc = ni->lnd->send(ni, private, msg);	/* @msg may be gone */
+	srcu_read_unlock(&lnet_core.lnd_srcu, idx);
 	if (rc < 0)
 		lnet_finalize(msg, rc);
 }
@@ -281,6 +288,23 @@ void lnet_ni_recv(struct lnet_ni *ni, void *private, struct lnet_msg *msg,
 	rc = ni->lnd->recv(ni, private, msg, delayed, &to, mlen, rlen);
 	if (rc < 0 && msg)
 		lnet_finalize(msg, rc);
+}
+
+/*
+ * The REPLY to an RDMA GET failed before it reached the LND: give the
+ * GET's context back as a dropped receive. A down NI's LND releases such
+ * contexts in its shutdown().
+ */
+void lnet_rdma_get_abort(struct lnet_msg *msg)
+{
+	struct lnet_ni *ni = msg->ni;
+	int idx;
+
+	idx = srcu_read_lock(&lnet_core.lnd_srcu);
+	if (READ_ONCE(ni->state) == LNET_NI_STATE_UP)
+		lnet_ni_recv(ni, msg->private, NULL, false, 0, 0);
+	srcu_read_unlock(&lnet_core.lnd_srcu, idx);
+	msg->private = NULL;
 }
 
 /* Let the LND discard a message's payload and release its context. */

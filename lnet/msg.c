@@ -7,7 +7,6 @@
  * deliverer frees the message once the event is delivered.
  */
 #include <linux/slab.h>
-#include <linux/wait_bit.h>
 #include <linux/lnet/lib-lnet.h>
 #include "trace.h"
 
@@ -27,14 +26,15 @@ void lnet_msg_cache_fini(void)
 struct lnet_msg *lnet_msg_alloc(gfp_t gfp)
 {
 	struct lnet_msg *msg = kmem_cache_zalloc(lnet_msg_cache, gfp);
-	int n;
+	s64 n;
 
 	if (!msg)
 		return NULL;
 	INIT_LIST_HEAD(&msg->list);
 	INIT_LIST_HEAD(&msg->ev.link);
-	n = atomic_inc_return(&lnet_core.msg_count);
-	/* a high-water mark for debugfs: racy, never low by much */
+	percpu_counter_inc(&lnet_core.msg_count);
+	/* a high-water mark for debugfs, as approximate as the counter */
+	n = percpu_counter_read(&lnet_core.msg_count);
 	if (n > READ_ONCE(lnet_core.msg_max))
 		WRITE_ONCE(lnet_core.msg_max, n);
 	return msg;
@@ -42,13 +42,16 @@ struct lnet_msg *lnet_msg_alloc(gfp_t gfp)
 
 void lnet_msg_free(struct lnet_msg *msg)
 {
-	if (msg->txpeer)
-		lnet_peer_put(msg->txpeer);
-	if (msg->ni)
-		percpu_ref_put(&msg->ni->ref);
+	struct lnet_peer *peer = msg->txpeer;
+	struct lnet_ni *ni = msg->ni;
+
 	kmem_cache_free(lnet_msg_cache, msg);
-	if (atomic_dec_and_test(&lnet_core.msg_count))
-		wake_up_var(&lnet_core.msg_count);
+	percpu_counter_dec(&lnet_core.msg_count);
+	if (peer)
+		lnet_peer_put(peer);
+	/* last: an NI that goes away has no message left, counted or not */
+	if (ni)
+		percpu_ref_put(&ni->ref);
 }
 
 /* The ACK for @put, which was received into its MD in full or in part. */
@@ -99,6 +102,8 @@ void lnet_finalize(struct lnet_msg *msg, int status)
 	if (status)
 		lnet_counter_add(errors, 1);
 
+	if (msg->tx && msg->rdma_get && msg->private)
+		lnet_rdma_get_abort(msg);
 	if (msg->tx)
 		lnet_credits_return(msg);
 	else if (!status && msg->ack_wanted && lnet_is_running())

@@ -387,8 +387,8 @@ static void lnet_match_info_of_put(const struct lnet_msg *msg,
 /*
  * @md was just attached to @me: match the PUTs waiting on the portal
  * against it, in arrival order. Those it takes go on @matched, those it
- * would take but cannot hold on @dropped; each holds an LND call on its
- * NI until the caller has passed it to the LND.
+ * would take but cannot hold on @dropped. The caller is inside lnd_srcu
+ * (see lnet_ni_stop()) until it has passed them all to their LNDs.
  */
 void lnet_ptl_attach_md(struct lnet_portal *ptl, struct lnet_me *me,
 			struct lnet_libmd *md, struct list_head *matched,
@@ -412,7 +412,6 @@ void lnet_ptl_attach_md(struct lnet_portal *ptl, struct lnet_me *me,
 			break;		/* the MD takes no PUT now */
 		list_del(&msg->list);
 		ptl->ndelayed--;
-		lnet_ni_call_hold(msg->ni);
 		list_add_tail(&msg->list,
 			      rc == LNET_MATCH_OK ? matched : dropped);
 		if (md->me != me)
@@ -426,7 +425,10 @@ void lnet_ptl_drop_delayed(struct lnet_portal *ptl, struct lnet_ni *ni,
 {
 	struct lnet_msg *msg, *tmp;
 	LIST_HEAD(drop);
+	int idx;
 
+	/* see lnet_ni_stop(): we call into the LNDs of what we take */
+	idx = srcu_read_lock(&lnet_core.lnd_srcu);
 	spin_lock_bh(&ptl->lock);
 	list_for_each_entry_safe(msg, tmp, &ptl->delayed, list) {
 		if (ni && msg->ni != ni)
@@ -435,16 +437,14 @@ void lnet_ptl_drop_delayed(struct lnet_portal *ptl, struct lnet_ni *ni,
 		ptl->ndelayed--;
 		if (count)
 			ptl->ndropped++;
-		lnet_ni_call_hold(msg->ni);
 	}
 	spin_unlock_bh(&ptl->lock);
 
 	list_for_each_entry_safe(msg, tmp, &drop, list) {
-		ni = msg->ni;
 		list_del_init(&msg->list);
 		lnet_drop_msg(msg, "lazy portal cleared");
-		lnet_ni_call_end(ni);
 	}
+	srcu_read_unlock(&lnet_core.lnd_srcu, idx);
 }
 
 void lnet_ptl_drop_all_delayed(struct lnet_ni *ni)
@@ -486,7 +486,7 @@ EXPORT_SYMBOL_GPL(LNetSetLazyPortal);
  *
  * PUTs waiting there are dropped (and counted as drops).
  *
- * Return: 0 or -EINVAL.
+ * Return: 0, -EINVAL or -ENETDOWN.
  */
 int LNetClearLazyPortal(int portal)
 {
@@ -494,6 +494,8 @@ int LNetClearLazyPortal(int portal)
 
 	if (portal < 0 || portal >= LNET_MAX_PORTALS)
 		return -EINVAL;
+	if (!lnet_is_running())
+		return -ENETDOWN;
 	ptl = &lnet_core.portals[portal];
 	spin_lock_bh(&ptl->lock);
 	ptl->lazy = false;

@@ -80,8 +80,10 @@ static void handle_htable_grows(struct kunit *test)
 	const unsigned int n = 5000;
 	struct hnode_obj *objs, *o;
 	struct lnet_htable t;
-	DEFINE_SPINLOCK(lock);
+	spinlock_t lock;
 	unsigned int i, found, bits0;
+
+	spin_lock_init(&lock);
 
 	objs = kunit_kcalloc(test, n, sizeof(*objs), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, objs);

@@ -475,6 +475,44 @@ static void parse_ack_to_put(struct kunit *test)
 	expect_drop(test, &hdr);
 }
 
+/* An LND that RDMAs a REPLY itself (o2iblnd) makes the REPLY message. */
+static void parse_lnd_made_reply(struct kunit *test)
+{
+	struct parse_env *env = penv(test);
+	u8 *sink = kunit_kzalloc(test, 64, GFP_KERNEL);
+	struct lnet_handle_md mdh;
+	struct lnet_msg *get, *reply;
+	struct lnet_event ev;
+	struct iov_iter iter;
+
+	KUNIT_ASSERT_NOT_NULL(test, sink);
+	mdh = wb_bind(test, wb_md(sink, 64, 2, 0, NULL, env->eqh));
+	KUNIT_ASSERT_EQ(test, LNetGet(LNET_NID_ANY, mdh,
+				      wb_id(PEER, LNET_PID_LUSTRE), 4, 3, 0),
+			0);
+	get = fake_take_send(WB_WAIT_MS);
+	KUNIT_ASSERT_NOT_NULL(test, get);
+	reply = lnet_create_reply_msg(fake.ni[0], get);
+	KUNIT_ASSERT_NOT_NULL(test, reply);
+	fake_done(get, 0);
+	wb_wait(test, env->eqh, LNET_EVENT_SEND, &ev);
+
+	/* the "RDMA": 20 bytes straight into the sink */
+	lnet_set_reply_msg_len(fake.ni[0], reply, 20);
+	lnet_msg_iter(reply, ITER_DEST, &iter);
+	KUNIT_EXPECT_EQ(test, iov_iter_count(&iter), (size_t)20);
+	KUNIT_EXPECT_EQ(test, copy_to_iter(env->data, 20, &iter), (size_t)20);
+	lnet_finalize(reply, 0);
+	wb_wait(test, env->eqh, LNET_EVENT_REPLY, &ev);
+	KUNIT_EXPECT_EQ(test, ev.mlength, 20U);
+	KUNIT_EXPECT_EQ(test, ev.unlinked, 1);
+	KUNIT_EXPECT_EQ(test, ev.target.nid, PEER);
+	KUNIT_EXPECT_EQ(test, memcmp(sink, env->data, 20), 0);
+
+	/* the sink is gone: no second REPLY can be made */
+	KUNIT_ASSERT_EQ(test, LNetMDUnlink(mdh), -ENOENT);
+}
+
 static void parse_recv_error(struct kunit *test)
 {
 	struct parse_env *env = penv(test);
@@ -512,6 +550,7 @@ static struct kunit_case lnet_parse_cases[] = {
 	KUNIT_CASE(parse_stale_handles),
 	KUNIT_CASE(parse_reply_to_get),
 	KUNIT_CASE(parse_ack_to_put),
+	KUNIT_CASE(parse_lnd_made_reply),
 	KUNIT_CASE(parse_recv_error),
 	{}
 };

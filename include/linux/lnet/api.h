@@ -12,6 +12,11 @@
  *
  * Context: all calls may sleep except where noted, and must not be made
  * from an EQ callback unless noted ("callback-safe").
+ *
+ * While LNet is down (before the first LNetNIInit() or after the last
+ * LNetNIFini()) every other call fails: with -ENOENT if it names an
+ * existing object by handle (handles do not survive a shutdown), else with
+ * -ENETDOWN.
  */
 #ifndef _LINUX_LNET_API_H
 #define _LINUX_LNET_API_H
@@ -107,6 +112,15 @@ enum lnet_event_kind {
 	LNET_EVENT_UNLINK,	/* the MD was unlinked by LNetMDUnlink */
 };
 
+/*
+ * Per event type: PUT and GET describe a peer's operation on our MD
+ * (initiator = the peer, target = the NID/pid it addressed); SEND, REPLY
+ * and ACK describe our own LNetPut/LNetGet (initiator = us, target = the
+ * remote process). pt_index and match_bits are those of the PUT/GET (ACK:
+ * match_bits only; REPLY: neither). rlength is what the operation asked
+ * for (PUT: payload, GET: sink length), mlength what was moved (ACK: what
+ * the target accepted). UNLINK carries only the MD fields, unlinked = 1.
+ */
 struct lnet_event {
 	struct lnet_process_id	target;		/* the target of the operation */
 	struct lnet_process_id	initiator;	/* who started it */
@@ -188,7 +202,13 @@ int LNetMDBind(struct lnet_md md, enum lnet_unlink unlink,
  */
 int LNetMDUnlink(struct lnet_handle_md mdh);
 
-/* @self: local NID to send from, LNET_NID_ANY to let LNet choose. */
+/*
+ * @self: local NID to send from, LNET_NID_ANY to let LNet choose.
+ * @mdh must come from LNetMDBind() (-EINVAL for an attached MD); a PUT's
+ * MD holds at most LNET_MTU bytes (-EMSGSIZE). Each call takes one
+ * operation of the MD's threshold; the ACK or REPLY takes another. Once
+ * the call returned 0, failures are reported by the SEND event's status.
+ */
 int LNetPut(lnet_nid_t self, struct lnet_handle_md mdh, enum lnet_ack_req ack,
 	    struct lnet_process_id target, unsigned int portal,
 	    u64 match_bits, unsigned int offset, u64 hdr_data);

@@ -131,6 +131,7 @@ void lnet_drop_rx(struct lnet_ni *ni, void *private, unsigned int rlen,
 		  bool delayed, const char *why);
 void lnet_drop_msg(struct lnet_msg *msg, const char *why);
 void lnet_put_matched(struct lnet_msg *msg);
+void lnet_rdma_get_abort(struct lnet_msg *msg);
 
 /* credits.c */
 int lnet_credits_acquire(struct lnet_msg *msg);
@@ -149,7 +150,6 @@ struct lnet_ni *lnet_ni_find_rcu(lnet_nid_t nid);
 struct lnet_ni *lnet_ni_find_net_rcu(u32 net);
 bool lnet_nid_is_local(lnet_nid_t nid);
 bool lnet_ni_call_begin(struct lnet_ni *ni);
-void lnet_ni_call_hold(struct lnet_ni *ni);
 void lnet_ni_call_end(struct lnet_ni *ni);
 int lnet_net_add(const struct lnet_net_config *cfg,
 		 const struct lnet_ni_tunables *tun);

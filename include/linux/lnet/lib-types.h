@@ -17,6 +17,8 @@
  *   eq->lock			one per EQ: its ring and sequence numbers;
  *				a leaf, never held with another lock
  *   lnet_core.eq_lock		the EQ handle table; a leaf
+ *   lnet_core.lnd_srcu		(SRCU) core calls into an LND that could
+ *				race with the NI's shutdown
  *
  * The nesting shown is the only one allowed: a portal lock may be held
  * while taking one MD slot lock; nothing else nests. EQ callbacks run with
@@ -34,7 +36,9 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/percpu-refcount.h>
+#include <linux/percpu_counter.h>
 #include <linux/spinlock.h>
+#include <linux/srcu.h>
 #include <linux/types.h>
 #include <linux/uio.h>
 #include <linux/wait.h>
@@ -263,8 +267,9 @@ struct lnet_ni {
 
 	/*
 	 * Messages hold @ref; it reaches zero only after the NI is down and
-	 * every message that used it is freed. @lnd_calls counts core calls
-	 * into the LND that could race with its shutdown().
+	 * every message that used it is freed. Calls into the LND that could
+	 * race with its shutdown() run under lnet_core.lnd_srcu (the data
+	 * path) or count in @lnd_calls (slow paths: accept, ctl).
 	 */
 	struct percpu_ref	ref;
 	struct completion	ref_done;
@@ -315,7 +320,8 @@ struct lnet_msg {
 	unsigned int		tx:1;		/* being (or to be) sent */
 	unsigned int		tx_peer_credit:1;
 	unsigned int		tx_ni_credit:1;
-	unsigned int		tx_queued:1;	/* waiting for a credit */
+	unsigned int		tx_wait_peer:1;	/* queued for a peer credit */
+	unsigned int		tx_wait_ni:1;	/* queued for an NI credit */
 	unsigned int		ack_wanted:1;	/* rx PUT: ACK when done */
 	unsigned int		rdma_get:1;	/* rx GET: LND does RDMA */
 	unsigned int		delayed:1;	/* waited on a lazy portal */
@@ -376,8 +382,9 @@ struct lnet_core {
 	struct lnet_htable	eq_handles;
 	u64			eq_next_seq;
 
-	atomic_t		msg_count;
-	int			msg_max;
+	struct srcu_struct	lnd_srcu;	/* see lnet_ni_stop() */
+	struct percpu_counter	msg_count;	/* messages allocated */
+	s64			msg_max;	/* approximate high water */
 	struct lnet_counters __percpu *counters;
 	struct lnet_ping_target	ping;
 	struct dentry		*debugfs;

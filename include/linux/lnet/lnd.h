@@ -9,9 +9,12 @@
  * to send(), and the LND hands up every header it receives to lnet_parse().
  * Each message ends with exactly one lnet_finalize() call.
  *
- * Context: LND ops are called without any LNet spinlock held, in process
- * context unless noted. lnet_parse() must be called from process context;
- * lnet_finalize() may also be called from softirq context.
+ * Context: LND ops are called without any LNet spinlock held. startup(),
+ * shutdown(), ctl() and accept() run in process context; send() and
+ * recv() run in whatever context the core is in - including that of an
+ * lnet_finalize() (a returned credit releases a queued send; a finalized
+ * PUT sends its ACK) - so they must not sleep. lnet_parse() must be called
+ * from process context; lnet_finalize() from process or softirq context.
  */
 #ifndef _LINUX_LNET_LND_H
 #define _LINUX_LNET_LND_H
@@ -40,7 +43,10 @@ struct socket;
  *	REPLY to an RDMA GET (lnet_parse() with @rdma_req) the GET's private.
  *	Return 0 once the LND owns the message (it calls lnet_finalize(),
  *	possibly before send() returns); a negative return means the message
- *	was not taken and the core finalizes it with that error.
+ *	was not taken and the core finalizes it with that error. Either way
+ *	@private is the LND's again. If such a REPLY fails before send(), the
+ *	core hands @private back through recv() with no message - unless the
+ *	NI is going down, when shutdown() must release it.
  * @recv: deliver the payload of a message handed up by lnet_parse(). With
  *	@msg, copy the first @mlen of the @rlen payload bytes into @to (an
  *	iterator over the matched buffer holding exactly @mlen bytes; the LND
