@@ -165,6 +165,43 @@ static struct lnet_msg *lnet_msg_new(lnet_nid_t self,
 	return msg;
 }
 
+/*
+ * What LNetPut() and LNetGet() share: the argument checks, a new message
+ * of @type to @target, and one operation taken from the bound MD @mdh
+ * (@len as for lnet_md_take()). NULL with *@rc set on failure.
+ */
+static struct lnet_msg *lnet_msg_from_md(lnet_nid_t self,
+					 struct lnet_handle_md mdh,
+					 struct lnet_process_id target,
+					 unsigned int portal,
+					 enum lnet_msg_type type,
+					 unsigned int *len, int *rc)
+{
+	struct lnet_msg *msg;
+
+	if (!lnet_is_running()) {
+		*rc = -ENETDOWN;
+		return NULL;
+	}
+	if (portal >= LNET_MAX_PORTALS) {
+		*rc = -EINVAL;
+		return NULL;
+	}
+	if (lnet_cookie_type(mdh.cookie) != LNET_COOKIE_MD) {
+		*rc = -ENOENT;
+		return NULL;
+	}
+	msg = lnet_msg_new(self, target, type, rc);
+	if (!msg)
+		return NULL;
+	*rc = lnet_md_take(mdh, msg, len);
+	if (*rc) {
+		lnet_msg_free(msg);
+		return NULL;
+	}
+	return msg;
+}
+
 /**
  * LNetPut() - send the contents of a bound MD to a portal of a process
  * @self: local NID to send from, or LNET_NID_ANY
@@ -191,20 +228,10 @@ int LNetPut(lnet_nid_t self, struct lnet_handle_md mdh, enum lnet_ack_req ack,
 	struct lnet_msg *msg;
 	int rc;
 
-	if (!lnet_is_running())
-		return -ENETDOWN;
-	if (portal >= LNET_MAX_PORTALS)
-		return -EINVAL;
-	if (lnet_cookie_type(mdh.cookie) != LNET_COOKIE_MD)
-		return -ENOENT;
-	msg = lnet_msg_new(self, target, LNET_MSG_PUT, &rc);
+	msg = lnet_msg_from_md(self, mdh, target, portal, LNET_MSG_PUT, &len,
+			       &rc);
 	if (!msg)
 		return rc;
-	rc = lnet_md_take(mdh, msg, &len);
-	if (rc) {
-		lnet_msg_free(msg);
-		return rc;
-	}
 	msg->len = len;
 	msg->hdr.payload_length = len;
 	if (ack == LNET_ACK_REQ) {
@@ -245,20 +272,10 @@ int LNetGet(lnet_nid_t self, struct lnet_handle_md mdh,
 	struct lnet_msg *msg;
 	int rc;
 
-	if (!lnet_is_running())
-		return -ENETDOWN;
-	if (portal >= LNET_MAX_PORTALS)
-		return -EINVAL;
-	if (lnet_cookie_type(mdh.cookie) != LNET_COOKIE_MD)
-		return -ENOENT;
-	msg = lnet_msg_new(self, target, LNET_MSG_GET, &rc);
+	msg = lnet_msg_from_md(self, mdh, target, portal, LNET_MSG_GET, &sink,
+			       &rc);
 	if (!msg)
 		return rc;
-	rc = lnet_md_take(mdh, msg, &sink);
-	if (rc) {
-		lnet_msg_free(msg);
-		return rc;
-	}
 	msg->len = 0;		/* a GET carries no payload */
 	msg->hdr.msg.get.return_wmd.wh_interface_cookie =
 		lnet_core.interface_cookie;
