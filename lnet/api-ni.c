@@ -299,9 +299,12 @@ static void lnet_ni_stop(struct lnet_ni *ni)
 	lnet_ni_free(ni);
 }
 
-/* Start the NIs of one network (one per interface); api_mutex held. */
+/*
+ * Start the NIs of one network (one per interface); api_mutex held. With
+ * @join the network may already have NIs (adding one NI to it).
+ */
 static int __lnet_net_add(const struct lnet_net_config *cfg,
-			  const struct lnet_ni_tunables *tun)
+			  const struct lnet_ni_tunables *tun, bool join)
 {
 	u32 type = LNET_NETTYP(cfg->net_id);
 	struct lnet_ni *started[LNET_MAX_NET_IFACES];
@@ -320,7 +323,7 @@ static int __lnet_net_add(const struct lnet_net_config *cfg,
 	rcu_read_lock();
 	exists = lnet_ni_find_net_rcu(cfg->net_id);
 	rcu_read_unlock();
-	if (exists)
+	if (exists && !join)
 		return -EEXIST;
 
 	lnet_net2str(cfg->net_id, name, sizeof(name));
@@ -367,7 +370,7 @@ int lnet_net_add(const struct lnet_net_config *cfg,
 
 	mutex_lock(&lnet_core.api_mutex);
 	if (lnet_is_running()) {
-		rc = __lnet_net_add(cfg, tun);
+		rc = __lnet_net_add(cfg, tun, false);
 		if (!rc)
 			lnet_ping_target_update();
 	}
@@ -375,6 +378,74 @@ int lnet_net_add(const struct lnet_net_config *cfg,
 	return rc;
 }
 LNET_EXPORT_FOR_TEST(lnet_net_add);
+
+/**
+ * lnet_ni_add() - bring up one NI, on a new network or beside its NIs
+ * @cfg: the network, at most one interface ("" or none: the LND's choice)
+ * @tun: credits for the NI, or NULL for the module parameters
+ * @nid: set to the new NI's NID
+ *
+ * Return: 0, -EEXIST (that interface or NID is up already), -EINVAL,
+ * -EPROTONOSUPPORT (no LND), -ENETDOWN, or the LND's error.
+ */
+int lnet_ni_add(const struct lnet_net_config *cfg,
+		const struct lnet_ni_tunables *tun, lnet_nid_t *nid)
+{
+	const char *iface = cfg->n_ifaces ? cfg->ifaces[0] : "";
+	struct lnet_ni *ni;
+	int rc = -ENETDOWN;
+
+	if (cfg->n_ifaces > 1)
+		return -EINVAL;
+	mutex_lock(&lnet_core.api_mutex);
+	if (!lnet_is_running())
+		goto out;
+	list_for_each_entry(ni, &lnet_core.nis, list) {
+		if (LNET_NIDNET(ni->nid) == cfg->net_id &&
+		    !strcmp(ni->iface, iface)) {
+			rc = -EEXIST;
+			goto out;
+		}
+	}
+	rc = __lnet_net_add(cfg, tun, true);
+	if (rc)
+		goto out;
+	/* the newest NI of the net on that interface is ours */
+	list_for_each_entry(ni, &lnet_core.nis, list)
+		if (LNET_NIDNET(ni->nid) == cfg->net_id &&
+		    !strcmp(ni->iface, iface))
+			*nid = ni->nid;
+	lnet_ping_target_update();
+out:
+	mutex_unlock(&lnet_core.api_mutex);
+	return rc;
+}
+
+/**
+ * lnet_ni_del() - take one NI down while LNet is running
+ * @nid: its NID (not 0@lo)
+ *
+ * Return: 0, -EINVAL for 0@lo, or -ENOENT.
+ */
+int lnet_ni_del(lnet_nid_t nid)
+{
+	struct lnet_ni *ni;
+	int rc = -ENOENT;
+
+	if (LNET_NETTYP(LNET_NIDNET(nid)) == LNET_LND_LO)
+		return -EINVAL;
+	mutex_lock(&lnet_core.api_mutex);
+	list_for_each_entry(ni, &lnet_core.nis, list) {
+		if (ni->nid == nid) {
+			lnet_ni_stop(ni);
+			lnet_ping_target_update();
+			rc = 0;
+			break;
+		}
+	}
+	mutex_unlock(&lnet_core.api_mutex);
+	return rc;
+}
 
 /**
  * lnet_net_del() - take a network down while LNet is running
@@ -437,6 +508,7 @@ static void lnet_shutdown(void)
 	list_for_each_entry_safe_reverse(ni, tmp, &lnet_core.nis, list)
 		if (ni != lnet_core.lo_ni)
 			lnet_ni_stop(ni);
+	lnet_routes_clear();
 	/* no REPLY can still be reading the ping info on a network now */
 	lnet_ping_target_fini();
 	if (lnet_core.lo_ni)
@@ -455,12 +527,42 @@ static void lnet_shutdown(void)
 	WRITE_ONCE(lnet_core.state, LNET_STATE_DOWN);
 }
 
-static int lnet_startup(lnet_pid_t pid)
+/*
+ * Bring up what the networks= and routes= module parameters describe (both
+ * were checked at load); api_mutex held. @skip_existing: LNet is running
+ * already, leave the networks that are up alone.
+ */
+static int lnet_mod_config_apply(bool skip_existing)
 {
 	struct lnet_net_config *cfg;
-	struct lnet_ni *ni;
 	LIST_HEAD(nets);
 	char err[128];
+	bool exists;
+	int rc;
+
+	lockdep_assert_held(&lnet_core.api_mutex);
+	rc = lnet_parse_networks(lnet_networks, &nets, err, sizeof(err));
+	if (rc) {
+		pr_err("lnet: networks=\"%s\": %s\n", lnet_networks, err);
+		return rc;
+	}
+	list_for_each_entry(cfg, &nets, list) {
+		rcu_read_lock();
+		exists = lnet_ni_find_net_rcu(cfg->net_id);
+		rcu_read_unlock();
+		if (exists && skip_existing)
+			continue;
+		rc = __lnet_net_add(cfg, NULL, false);
+		if (rc)
+			break;
+	}
+	lnet_free_net_configs(&nets);
+	return rc ?: lnet_routes_apply_param();
+}
+
+static int lnet_startup(lnet_pid_t pid, bool mod_config)
+{
+	struct lnet_ni *ni;
 	int rc;
 
 	lockdep_assert_held(&lnet_core.api_mutex);
@@ -484,25 +586,17 @@ static int lnet_startup(lnet_pid_t pid)
 	}
 	lnet_core.lo_ni = ni;
 
-	rc = lnet_parse_networks(lnet_networks, &nets, err, sizeof(err));
-	if (rc) {
-		pr_err("lnet: networks=\"%s\": %s\n", lnet_networks, err);
-		goto fail;
-	}
-	list_for_each_entry(cfg, &nets, list) {
-		rc = __lnet_net_add(cfg, NULL);
+	if (mod_config) {
+		rc = lnet_mod_config_apply(false);
 		if (rc)
-			goto fail_nets;
+			goto fail;
 	}
-	lnet_free_net_configs(&nets);
 
 	rc = lnet_ping_target_init();
 	if (rc)
 		goto fail;
 	return 0;
 
-fail_nets:
-	lnet_free_net_configs(&nets);
 fail:
 	lnet_shutdown();
 	return rc;
@@ -537,13 +631,80 @@ int LNetNIInit(lnet_pid_t requested_pid)
 
 	mutex_lock(&lnet_core.api_mutex);
 	if (!lnet_core.refcount)
-		rc = lnet_startup(requested_pid);
+		rc = lnet_startup(requested_pid, true);
 	if (!rc)
 		lnet_core.refcount++;
 	mutex_unlock(&lnet_core.api_mutex);
 	return rc;
 }
 EXPORT_SYMBOL_GPL(LNetNIInit);
+
+/**
+ * lnet_ni_init_config() - LNetNIInit() for the configuration interface
+ * @mod_config: also bring up the networks=/routes= parameters (bring-up
+ *	when LNet is down, or the networks missing when it is running)
+ * @take_ref: take a reference (else the caller holds one already)
+ *
+ * Return: 0 or -errno (no reference taken then).
+ */
+int lnet_ni_init_config(bool mod_config, bool take_ref)
+{
+	int rc = 0;
+
+	mutex_lock(&lnet_core.api_mutex);
+	if (!lnet_core.refcount) {
+		rc = take_ref ? lnet_startup(LNET_PID_LUSTRE, mod_config) :
+				-ENETDOWN;
+	} else if (mod_config) {
+		rc = lnet_mod_config_apply(true);
+		lnet_ping_target_update();
+	}
+	if (!rc && take_ref)
+		lnet_core.refcount++;
+	mutex_unlock(&lnet_core.api_mutex);
+	return rc;
+}
+
+/**
+ * lnet_ni_fini_last() - drop a reference only if it is the last one
+ *
+ * Return: 0 (LNet is down now), -EBUSY while other users hold LNet, or
+ * -ENETDOWN if nobody does.
+ */
+int lnet_ni_fini_last(void)
+{
+	int rc = 0;
+
+	mutex_lock(&lnet_core.api_mutex);
+	if (!lnet_core.refcount) {
+		rc = -ENETDOWN;
+	} else if (lnet_core.refcount > 1) {
+		rc = -EBUSY;
+	} else {
+		lnet_core.refcount = 0;
+		lnet_shutdown();
+	}
+	mutex_unlock(&lnet_core.api_mutex);
+	return rc;
+}
+
+/**
+ * lnet_ni_hold() - a reference on LNet if it is running (never starts it)
+ *
+ * Return: 0 (drop it with LNetNIFini()) or -ENETDOWN.
+ */
+int lnet_ni_hold(void)
+{
+	int rc = -ENETDOWN;
+
+	mutex_lock(&lnet_core.api_mutex);
+	if (lnet_core.refcount && lnet_is_running()) {
+		lnet_core.refcount++;
+		rc = 0;
+	}
+	mutex_unlock(&lnet_core.api_mutex);
+	return rc;
+}
 
 /**
  * LNetNIFini() - drop the caller's reference; the last one stops LNet
@@ -645,14 +806,18 @@ int LNetDist(lnet_nid_t nid, lnet_nid_t *srcnid, u32 *order)
 EXPORT_SYMBOL_GPL(LNetDist);
 
 /**
- * LNetCtl() - configuration commands (the /dev/lnet ioctl layer)
- * @cmd: the command
- * @arg: its argument
+ * LNetCtl() - a /dev/lnet command from inside the kernel
+ * @cmd: the ioctl command (LNET_IOC_*)
+ * @arg: its argument in kernel memory, starting with struct lnet_ioctl_hdr
+ *	and ioc_len bytes long
  *
- * Return: -EOPNOTSUPP: no commands exist yet.
+ * The same commands and checks as the ioctl, without the capability
+ * check; commands that carry user-space pointers (PING_PEER) are refused.
+ *
+ * Return: 0 or -errno, as the ioctl.
  */
 int LNetCtl(unsigned int cmd, void *arg)
 {
-	return -EOPNOTSUPP;
+	return lnet_ioctl_kernel(cmd, arg);
 }
 EXPORT_SYMBOL_GPL(LNetCtl);

@@ -36,27 +36,29 @@ int lnet_peer_credits = 8;
 module_param_named(peer_credits, lnet_peer_credits, int, 0444);
 MODULE_PARM_DESC(peer_credits, "messages in flight per peer");
 
-static bool lnet_configured;
-
 /*
  * Not from the module's init: bringing up a network may load an LND module,
- * which cannot finish loading before lnet.ko has.
+ * which cannot finish loading before lnet.ko has. Takes the same
+ * "configured" reference as "lnetctl lnet configure --all" (ioctl.c), so
+ * "lnetctl lnet unconfigure" undoes it.
  */
-static void lnet_configure(struct work_struct *work)
+static void lnet_configure_on_load(struct work_struct *work)
 {
-	int rc = LNetNIInit(LNET_PID_LUSTRE);
+	int rc = lnet_configure(true);
 
 	if (rc)
-		pr_err("lnet: config_on_load: LNetNIInit: %d\n", rc);
-	else
-		lnet_configured = true;
+		pr_err("lnet: config_on_load: cannot bring LNet up (networks=\"%s\"): %d\n",
+		       lnet_networks, rc);
 }
-static DECLARE_WORK(lnet_configure_work, lnet_configure);
+static DECLARE_WORK(lnet_configure_work, lnet_configure_on_load);
 
 static int __init lnet_init(void)
 {
 	int rc;
 
+	rc = lnet_params_check();	/* networks=, routes=, forwarding= */
+	if (rc)
+		return rc;
 	mutex_init(&lnet_core.api_mutex);
 	spin_lock_init(&lnet_core.net_lock);
 	INIT_LIST_HEAD(&lnet_core.nis);
@@ -97,10 +99,16 @@ static int __init lnet_init(void)
 	if (rc)
 		goto fail_peers;
 	lnet_debugfs_init();
+	rc = lnet_dev_init();
+	if (rc)
+		goto fail_lo;
 	if (config_on_load)
 		schedule_work(&lnet_configure_work);
 	return 0;
 
+fail_lo:
+	lnet_debugfs_fini();
+	lnet_unregister_lnd(&lnet_lo_lnd);
 fail_peers:
 	lnet_peers_fini();
 fail_eq:
@@ -127,8 +135,7 @@ fail_cpt:
 static void __exit lnet_exit(void)
 {
 	flush_work(&lnet_configure_work);
-	if (lnet_configured)
-		LNetNIFini();
+	lnet_dev_fini();
 	lnet_shutdown_all();
 
 	lnet_debugfs_fini();

@@ -18,6 +18,39 @@ extern int lnet_credits;
 extern int lnet_peer_credits;
 extern unsigned int lnet_md_lock_slots;
 
+/*
+ * tunables.c: the global tunables ("lnetctl global show", "lnetctl set"),
+ * module parameters range-checked on every write; read them with
+ * lnet_tunable(). Most have no effect yet (see MODULE_PARM_DESC).
+ */
+struct lnet_int_param {
+	int	value;
+	int	min;
+	int	max;
+};
+
+static inline int lnet_tunable(const struct lnet_int_param *p)
+{
+	return READ_ONCE(p->value);
+}
+
+extern struct lnet_int_param lnet_numa_range;
+extern struct lnet_int_param lnet_interfaces_max;
+extern struct lnet_int_param lnet_peer_discovery_disabled;
+extern struct lnet_int_param lnet_drop_asym_route;
+extern struct lnet_int_param lnet_retry_count;
+extern struct lnet_int_param lnet_transaction_timeout;
+extern struct lnet_int_param lnet_health_sensitivity;
+extern struct lnet_int_param lnet_recovery_interval;
+extern struct lnet_int_param lnet_router_sensitivity;
+extern struct lnet_int_param lnet_response_tracking;
+extern struct lnet_int_param lnet_recovery_limit;
+extern struct lnet_int_param lnet_max_recovery_ping_interval;
+extern char *lnet_routes;
+int lnet_int_param_check(const struct lnet_int_param *p, const char *val,
+			 int *out);
+int lnet_params_check(void);
+
 static inline bool lnet_is_running(void)
 {
 	return READ_ONCE(lnet_core.state) == LNET_STATE_RUNNING;
@@ -154,7 +187,85 @@ void lnet_ni_call_end(struct lnet_ni *ni);
 int lnet_net_add(const struct lnet_net_config *cfg,
 		 const struct lnet_ni_tunables *tun);
 int lnet_net_del(u32 net_id);
+int lnet_ni_add(const struct lnet_net_config *cfg,
+		const struct lnet_ni_tunables *tun, lnet_nid_t *nid);
+int lnet_ni_del(lnet_nid_t nid);
+int lnet_ni_init_config(bool mod_config, bool take_ref);
+int lnet_ni_fini_last(void);
+int lnet_ni_hold(void);
 void lnet_shutdown_all(void);
+
+/*
+ * routes.c: the route table (stored for "lnetctl route"; nothing is
+ * forwarded or sent through a gateway yet). api_mutex protects it.
+ */
+struct lnet_route_info {
+	u32		net;		/* remote network */
+	lnet_nid_t	gateway;
+	s32		hops;		/* -1: unspecified */
+	u32		priority;
+	u32		sensitivity;
+	bool		alive;		/* see lnet_route_get() */
+};
+
+int lnet_route_check(u32 net, lnet_nid_t gateway, s32 hops);
+int lnet_route_add(const struct lnet_route_info *route);
+int lnet_route_del(u32 net, lnet_nid_t gateway);
+int lnet_route_get(unsigned int index, struct lnet_route_info *route);
+void lnet_routes_clear(void);
+int lnet_routes_apply_param(void);
+
+/*
+ * ioctl.c: /dev/lnet. Other modules (lnet_selftest) may take the commands
+ * the core does not know: @handle gets the validated kernel copy of the
+ * argument (ioc_len bytes) and returns -ENOIOCTLCMD for a command that is
+ * not its own. It runs in process context, without LNet locks, after the
+ * CAP_NET_ADMIN check; it must not be registered twice.
+ */
+struct lnet_ioctl_hdr;
+struct lnet_ioctl_data;
+
+struct lnet_ioctl_handler {
+	struct list_head	list;
+	int			(*handle)(unsigned int cmd,
+					  struct lnet_ioctl_hdr *hdr);
+};
+
+int lnet_ioctl_register(struct lnet_ioctl_handler *h);
+void lnet_ioctl_unregister(struct lnet_ioctl_handler *h);
+/* The inline buffers of a validated generic block (NULL if absent). */
+char *lnet_ioctl_inline1(struct lnet_ioctl_data *data);
+char *lnet_ioctl_inline2(struct lnet_ioctl_data *data);
+
+int lnet_ioctl_kernel(unsigned int cmd, void *arg);
+int lnet_configure(bool all);
+int lnet_unconfigure(void);
+int lnet_dev_init(void);
+void lnet_dev_fini(void);
+
+/* ioctl.c, pure helpers (KUnit suite lnet_ioctl) */
+int lnet_ioctl_check_cmd(unsigned int cmd);
+int lnet_ioctl_check_hdr(const struct lnet_ioctl_hdr *hdr, u32 min_len,
+			 u32 version);
+int lnet_ioctl_check_data(const struct lnet_ioctl_data *data, u32 len);
+int lnet_ioctl_ping_timeout(s32 ms);
+int lnet_ioctl_ni_tunables(const void *buf, u32 len, u32 lnd_type,
+			   struct lnet_ni_tunables *tun);
+
+#define LNET_IP2NETS_MAX_IFS	32	/* interfaces looked at */
+
+struct lnet_ip2nets_if {
+	char	name[IFNAMSIZ];
+	u32	addr;			/* IPv4, host order */
+};
+
+struct lnet_ip2nets_ni {
+	u32	net;
+	char	ifname[IFNAMSIZ];
+};
+
+int lnet_ip2nets_select(const char *rules, const struct lnet_ip2nets_if *ifs,
+			int nifs, struct lnet_ip2nets_ni *sel, int max);
 
 /* lo.c */
 extern struct lnet_lnd lnet_lo_lnd;

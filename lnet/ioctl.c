@@ -1,0 +1,1294 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /dev/lnet: the ioctl interface of lnetctl (userspace-config.md section 1,
+ * include/uapi/linux/lnet/lnet-ioctl.h).
+ *
+ * Every call goes through the same checks before any command runs:
+ *
+ * 1. the command: type 'e' and _IOC_NR 30..112, else -EINVAL (the size bits
+ *    are not checked, as the reference kernel does not check them);
+ * 2. permission (below), -EACCES;
+ * 3. the 8-byte header alone is copied: ioc_len must be 8..131072 and at
+ *    least the size of the command's structure, the version must be the
+ *    command's (LNET_IOCTL_VERSION for the generic block, VERSION2 for
+ *    the command-specific structures), else -EINVAL;
+ * 4. then ioc_len bytes are copied (the header must not have changed in
+ *    between), and a generic block is validated (lnet_ioctl_check_data());
+ * 5. commands other than CONFIGURE/UNCONFIGURE need LNet running
+ *    (-ENETDOWN);
+ * 6. on success ioc_len bytes are copied back.
+ *
+ * Permission: the reference specification makes every ioctl need
+ * CAP_SYS_ADMIN (EACCES otherwise). This project's configuration issue
+ * asks instead that changes need CAP_NET_ADMIN and that reads be open to
+ * everyone, so that any user can run "lnetctl net show". We follow the
+ * issue (the device node is 0666) and keep the specification's errno:
+ * a command that changes something, sends traffic (PING_PEER) or is not
+ * the core's own needs CAP_NET_ADMIN in the initial user namespace, else
+ * -EACCES. The GET_* commands of the core are open.
+ *
+ * Serialization: configuration commands take lnet_config_mutex, which
+ * nests outside lnet_core.api_mutex (the core takes that one itself) and
+ * also guards the "configured" reference below. Reads use RCU (the NI
+ * list), api_mutex (the route table) or net_lock briefly (the peer table,
+ * as the core's debugfs does); PING_PEER holds a reference on LNet, not a
+ * mutex, while it waits for the reply.
+ *
+ * The "configured" reference: CONFIGURE (and config_on_load=1) take one
+ * LNetNIInit()-style reference on behalf of user space, once; UNCONFIGURE
+ * drops it, -EBUSY while anybody else (a kernel user, a ping in flight)
+ * holds LNet too.
+ *
+ * Only 64-bit user space is supported (the uapi header says so): the
+ * structures carry pointers as __u64, but 32-bit x86 aligns __u64 to 4
+ * bytes, so several layouts differ. There is no compat_ioctl: a 32-bit
+ * caller gets -ENOTTY rather than a misread argument.
+ */
+#include <linux/capability.h>
+#include <linux/fs.h>
+#include <linux/inetdevice.h>
+#include <linux/miscdevice.h>
+#include <linux/module.h>
+#include <linux/rculist.h>
+#include <linux/rwsem.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <net/net_namespace.h>
+#include <uapi/linux/lnet/lnet-ioctl.h>
+#include <linux/lnet/cpt.h>
+#include <linux/lnet/nidstr.h>
+#include <linux/lnet/lib-lnet.h>
+#include <linux/lnet/test-export.h>
+
+#define LNET_IOC_DATA_SIZE	sizeof(struct lnet_ioctl_data)
+#define LNET_IOC_TUN_CMN_END	(LNET_IOCTL_NI_TUNABLES_OFFSET + \
+				 sizeof(struct lnet_ioctl_tunables_common))
+
+static DEFINE_MUTEX(lnet_config_mutex);
+static bool lnet_config_held;		/* lnet_config_mutex */
+
+static DECLARE_RWSEM(lnet_ioctl_handlers_sem);
+static LIST_HEAD(lnet_ioctl_handlers);	/* lnet_ioctl_handlers_sem */
+
+/* ---- validation (pure; the KUnit suite lnet_ioctl tests these) ------------ */
+
+/**
+ * lnet_ioctl_check_cmd() - is @cmd a /dev/lnet command at all
+ * @cmd: the ioctl command
+ *
+ * Return: 0 or -EINVAL (wrong type letter, _IOC_NR outside 30..112).
+ */
+int lnet_ioctl_check_cmd(unsigned int cmd)
+{
+	if (_IOC_TYPE(cmd) != LNET_IOC_TYPE ||
+	    _IOC_NR(cmd) < LNET_IOC_MIN_NR || _IOC_NR(cmd) > LNET_IOC_MAX_NR)
+		return -EINVAL;
+	return 0;
+}
+LNET_EXPORT_FOR_TEST(lnet_ioctl_check_cmd);
+
+/**
+ * lnet_ioctl_check_hdr() - check an argument's header before its data
+ * @hdr: the header
+ * @min_len: the size of the command's structure (>= the header's)
+ * @version: LNET_IOCTL_VERSION or LNET_IOCTL_VERSION2; 0 accepts either
+ *
+ * Return: 0 or -EINVAL.
+ */
+int lnet_ioctl_check_hdr(const struct lnet_ioctl_hdr *hdr, u32 min_len,
+			 u32 version)
+{
+	if (hdr->ioc_len < LNET_IOCTL_MIN_LEN ||
+	    hdr->ioc_len > LNET_IOCTL_MAX_LEN || hdr->ioc_len < min_len)
+		return -EINVAL;
+	if (version)
+		return hdr->ioc_version == version ? 0 : -EINVAL;
+	if (hdr->ioc_version != LNET_IOCTL_VERSION &&
+	    hdr->ioc_version != LNET_IOCTL_VERSION2)
+		return -EINVAL;
+	return 0;
+}
+LNET_EXPORT_FOR_TEST(lnet_ioctl_check_hdr);
+
+/* A pointer must be there exactly when its length is not zero. */
+static bool lnet_ioctl_buf_ok(u32 len, u64 ptr)
+{
+	return !len == !ptr;
+}
+
+/**
+ * lnet_ioctl_check_data() - validate a generic block and its inline buffers
+ * @data: the block, followed by its inline data
+ * @len: bytes at @data (the header's ioc_len, already checked against it)
+ *
+ * ioc_len must be exactly 128 + round8(inline 1) + round8(inline 2); each
+ * of the four buffers has a pointer exactly when it has a length; when
+ * inline buffer 1 is present it must be NUL-terminated, and so must the
+ * inline data as a whole (its last byte is NUL).
+ *
+ * Return: 0 or -EINVAL.
+ */
+int lnet_ioctl_check_data(const struct lnet_ioctl_data *data, u32 len)
+{
+	u64 need = LNET_IOC_DATA_SIZE;
+	const char *inl = (const char *)(data + 1);
+
+	if (len < LNET_IOC_DATA_SIZE || data->ioc_hdr.ioc_len != len ||
+	    data->ioc_hdr.ioc_version != LNET_IOCTL_VERSION)
+		return -EINVAL;
+	need += round_up((u64)data->ioc_inline1_len, 8);
+	need += round_up((u64)data->ioc_inline2_len, 8);
+	if (need != len)
+		return -EINVAL;
+	if (!lnet_ioctl_buf_ok(data->ioc_inline1_len, data->ioc_inline1) ||
+	    !lnet_ioctl_buf_ok(data->ioc_inline2_len, data->ioc_inline2) ||
+	    !lnet_ioctl_buf_ok(data->ioc_user1_len, data->ioc_user1) ||
+	    !lnet_ioctl_buf_ok(data->ioc_user2_len, data->ioc_user2))
+		return -EINVAL;
+	if (data->ioc_inline1_len) {
+		u32 last = data->ioc_inline2_len ?
+			   round_up(data->ioc_inline1_len, 8) +
+			   data->ioc_inline2_len - 1 :
+			   data->ioc_inline1_len - 1;
+
+		if (inl[data->ioc_inline1_len - 1] || inl[last])
+			return -EINVAL;
+	}
+	return 0;
+}
+LNET_EXPORT_FOR_TEST(lnet_ioctl_check_data);
+
+char *lnet_ioctl_inline1(struct lnet_ioctl_data *data)
+{
+	return data->ioc_inline1_len ? (char *)(data + 1) : NULL;
+}
+EXPORT_SYMBOL_GPL(lnet_ioctl_inline1);
+
+char *lnet_ioctl_inline2(struct lnet_ioctl_data *data)
+{
+	if (!data->ioc_inline2_len)
+		return NULL;
+	return (char *)(data + 1) + round_up(data->ioc_inline1_len, 8);
+}
+EXPORT_SYMBOL_GPL(lnet_ioctl_inline2);
+
+/**
+ * lnet_ioctl_ping_timeout() - the PING_PEER timeout to use
+ * @ms: what the caller asked for
+ *
+ * Return: @ms, or 180 s for anything outside 1..180000 ms.
+ */
+int lnet_ioctl_ping_timeout(s32 ms)
+{
+	if (ms <= 0 || ms > LNET_IOCTL_PING_TIMEOUT_MAX_MS)
+		return LNET_IOCTL_PING_TIMEOUT_MAX_MS;
+	return ms;
+}
+LNET_EXPORT_FOR_TEST(lnet_ioctl_ping_timeout);
+
+static int lnet_ioctl_lnd_tun_size(u32 lnd_type)
+{
+	switch (lnd_type) {
+	case LNET_LND_SOCK:
+		return sizeof(struct lnet_ioctl_tunables_socklnd);
+	case LNET_LND_O2IB:
+		return sizeof(struct lnet_ioctl_tunables_o2iblnd);
+	default:
+		return 0;
+	}
+}
+
+/* A common tunable: -1 is the default (0 here), 0..INT_MAX a value. */
+static int lnet_ioctl_tun_value(s32 v, int *out)
+{
+	if (v < -1)
+		return -EINVAL;
+	*out = v == -1 ? 0 : v;
+	return 0;
+}
+
+/**
+ * lnet_ioctl_ni_tunables() - the tunables block of ADD_LOCAL_NI
+ * @buf: the NI configuration structure (struct lnet_ioctl_config_ni)
+ * @len: its ioc_len; the common block is read when it is covered, the
+ *	LND block when it is covered too
+ * @lnd_type: the LND type of the NI's net (chooses the LND block)
+ * @tun: what the core applies (0: the module parameter)
+ *
+ * The core applies credits and peer credits. Per-NI peer timeouts, router
+ * buffer credits and LND tunables have no way into the LNDs yet: their
+ * defaults (-1, or 0 for router credits; 0 and tos -1 in the LND block)
+ * are accepted, anything else is refused rather than silently ignored.
+ * An LND block whose version word is 0 counts as absent.
+ *
+ * Return: 0; -EINVAL for a bad version or value; -EOPNOTSUPP for a
+ * tunable this LNet cannot apply.
+ */
+int lnet_ioctl_ni_tunables(const void *buf, u32 len, u32 lnd_type,
+			   struct lnet_ni_tunables *tun)
+{
+	const struct lnet_ioctl_lnd_tunables *t =
+		buf + LNET_IOCTL_NI_TUNABLES_OFFSET;
+	const struct lnet_ioctl_tunables_common *c = &t->lt_cmn;
+	int lnd_size = lnet_ioctl_lnd_tun_size(lnd_type);
+	int unused;
+
+	memset(tun, 0, sizeof(*tun));
+	if (len < LNET_IOC_TUN_CMN_END)
+		return 0;
+	if (c->lct_version != LNET_IOCTL_TUNABLES_VERSION)
+		return -EINVAL;
+	if (lnet_ioctl_tun_value(c->lct_max_tx_credits, &tun->credits) ||
+	    lnet_ioctl_tun_value(c->lct_peer_tx_credits, &tun->peer_credits) ||
+	    lnet_ioctl_tun_value(c->lct_peer_timeout, &unused) ||
+	    lnet_ioctl_tun_value(c->lct_peer_rtr_credits, &unused))
+		return -EINVAL;
+	if (c->lct_peer_timeout != -1 || c->lct_peer_rtr_credits > 0)
+		return -EOPNOTSUPP;
+
+	if (!lnd_size || len < LNET_IOC_TUN_CMN_END + lnd_size)
+		return 0;
+	/*
+	 * Every LND block starts with its version word. 0: no LND block
+	 * (lnetctl fills none for ip2nets rules, the net type being unknown).
+	 */
+	if (!t->lt_lnd.sock.lnd_version)
+		return 0;
+	if (t->lt_lnd.sock.lnd_version != LNET_IOCTL_TUNABLES_VERSION)
+		return -EINVAL;
+	if (lnd_type == LNET_LND_SOCK) {
+		const struct lnet_ioctl_tunables_socklnd *s = &t->lt_lnd.sock;
+
+		if (s->lnd_tos < -1 || s->lnd_tos > 255)
+			return -EINVAL;
+		if (s->lnd_conns_per_peer || s->lnd_timeout || s->lnd_tos != -1)
+			return -EOPNOTSUPP;
+	} else {
+		const struct lnet_ioctl_tunables_o2iblnd *o = &t->lt_lnd.o2ib;
+
+		if (o->lnd_tos < -1 || o->lnd_tos > 255)
+			return -EINVAL;
+		if (o->lnd_peercredits_hiw || o->lnd_map_on_demand ||
+		    o->lnd_concurrent_sends || o->lnd_fmr_pool_size ||
+		    o->lnd_fmr_flush_trigger || o->lnd_fmr_cache ||
+		    o->lnd_conns_per_peer || o->lnd_ntx || o->lnd_timeout ||
+		    o->lnd_tos != -1)
+			return -EOPNOTSUPP;
+	}
+	return 0;
+}
+LNET_EXPORT_FOR_TEST(lnet_ioctl_ni_tunables);
+
+/* ---- ip2nets rules ------------------------------------------------------------ */
+
+/*
+ * "net[(iface[,iface...])] pattern [pattern...][; rule...]": a rule applies
+ * when any IPv4 address of this node's interfaces matches one of its
+ * patterns; it brings its network up on the interfaces it names, or (none
+ * named) on the interfaces whose address matched. The first rule that
+ * applies for a network wins. A pattern is four dot-separated octets, each
+ * "*", "n", "n-m" or a bracketed list of those ("[1,5-7]").
+ */
+
+static const char *lnet_i2n_skip(const char *p)
+{
+	while (*p == ' ' || *p == '\t' || *p == '\n')
+		p++;
+	return p;
+}
+
+static int lnet_i2n_num(const char **pp, u32 *v)
+{
+	const char *p = *pp;
+	u32 n = 0;
+
+	if (*p < '0' || *p > '9')
+		return -EINVAL;
+	while (*p >= '0' && *p <= '9') {
+		n = n * 10 + (*p++ - '0');
+		if (n > 255)
+			return -EINVAL;
+	}
+	*pp = p;
+	*v = n;
+	return 0;
+}
+
+/* One "n" or "n-m" at *@pp: does @octet fall in it? */
+static int lnet_i2n_range(const char **pp, u32 octet, bool *hit)
+{
+	u32 lo, hi;
+
+	if (lnet_i2n_num(pp, &lo))
+		return -EINVAL;
+	hi = lo;
+	if (**pp == '-') {
+		(*pp)++;
+		if (lnet_i2n_num(pp, &hi) || hi < lo)
+			return -EINVAL;
+	}
+	*hit |= octet >= lo && octet <= hi;
+	return 0;
+}
+
+/* A pattern at *@pp (moved past it): 1 if @addr matches, 0 if not. */
+static int lnet_i2n_pattern(const char **pp, u32 addr)
+{
+	const char *p = *pp;
+	bool all = true;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		u32 octet = (addr >> (24 - 8 * i)) & 0xff;
+		bool hit = false;
+
+		if (i && *p++ != '.')
+			return -EINVAL;
+		if (*p == '*') {
+			hit = true;
+			p++;
+		} else if (*p == '[') {
+			do {
+				p++;
+				if (lnet_i2n_range(&p, octet, &hit))
+					return -EINVAL;
+			} while (*p == ',');
+			if (*p++ != ']')
+				return -EINVAL;
+		} else if (lnet_i2n_range(&p, octet, &hit)) {
+			return -EINVAL;
+		}
+		all &= hit;
+	}
+	if (*p && *p != ' ' && *p != '\t' && *p != '\n' && *p != ';')
+		return -EINVAL;
+	*pp = p;
+	return all;
+}
+
+static bool lnet_i2n_have(const struct lnet_ip2nets_ni *sel, int n, u32 net,
+			  const char *ifname)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (sel[i].net == net && (!ifname || !strcmp(sel[i].ifname, ifname)))
+			return true;
+	return false;
+}
+
+/**
+ * lnet_ip2nets_select() - the NIs that ip2nets rules ask for on this node
+ * @rules: the rules (NUL-terminated)
+ * @ifs: this node's interfaces and their IPv4 addresses (host order)
+ * @nifs: entries in @ifs
+ * @sel: filled with the (network, interface) pairs chosen, in rule order
+ * @max: room in @sel
+ *
+ * Pure: the caller supplies the interfaces.
+ *
+ * Return: the number of pairs in @sel (0: no rule applies), or -EINVAL for
+ * a malformed rule, -E2BIG if @sel is too small.
+ */
+int lnet_ip2nets_select(const char *rules, const struct lnet_ip2nets_if *ifs,
+			int nifs, struct lnet_ip2nets_ni *sel, int max)
+{
+	char names[LNET_MAX_NET_IFACES][IFNAMSIZ];
+	bool matched[LNET_IP2NETS_MAX_IFS];
+	const char *p = rules, *tok;
+	int nsel = 0, nnames, i, rc;
+	bool any;
+	u32 net;
+
+	if (nifs > LNET_IP2NETS_MAX_IFS)
+		return -EINVAL;
+	for (;;) {
+		p = lnet_i2n_skip(p);
+		if (!*p)
+			break;
+		if (*p == ';') {
+			p++;
+			continue;
+		}
+		tok = p;
+		while (*p && *p != '(' && *p != ' ' && *p != '\t' &&
+		       *p != '\n' && *p != ';')
+			p++;
+		if (lnet_str2net(tok, p - tok, &net) || net == LNET_NET_ANY ||
+		    LNET_NETTYP(net) == LNET_LND_LO)
+			return -EINVAL;
+		nnames = 0;
+		if (*p == '(') {
+			do {
+				p = lnet_i2n_skip(p + 1);
+				tok = p;
+				while (*p && *p != ',' && *p != ')' &&
+				       *p != ' ' && *p != ';')
+					p++;
+				if (p == tok || p - tok >= IFNAMSIZ ||
+				    nnames == LNET_MAX_NET_IFACES)
+					return -EINVAL;
+				memcpy(names[nnames], tok, p - tok);
+				names[nnames++][p - tok] = '\0';
+				p = lnet_i2n_skip(p);
+			} while (*p == ',');
+			if (*p++ != ')')
+				return -EINVAL;
+		}
+		memset(matched, 0, sizeof(matched));
+		any = false;
+		p = lnet_i2n_skip(p);
+		if (!*p || *p == ';')
+			return -EINVAL;		/* a rule needs a pattern */
+		while (*p && *p != ';') {
+			tok = p;
+			for (i = 0; i < nifs; i++) {
+				p = tok;
+				rc = lnet_i2n_pattern(&p, ifs[i].addr);
+				if (rc < 0)
+					return rc;
+				matched[i] |= rc;
+				any |= rc;
+			}
+			if (!nifs) {	/* still check the syntax */
+				rc = lnet_i2n_pattern(&p, 0);
+				if (rc < 0)
+					return rc;
+			}
+			p = lnet_i2n_skip(p);
+		}
+		if (!any || lnet_i2n_have(sel, nsel, net, NULL))
+			continue;
+		for (i = 0; i < (nnames ? nnames : nifs); i++) {
+			const char *ifname = nnames ? names[i] : ifs[i].name;
+
+			if ((!nnames && !matched[i]) ||
+			    lnet_i2n_have(sel, nsel, net, ifname))
+				continue;
+			if (nsel == max)
+				return -E2BIG;
+			sel[nsel].net = net;
+			strscpy(sel[nsel].ifname, ifname, IFNAMSIZ);
+			nsel++;
+		}
+	}
+	return nsel;
+}
+LNET_EXPORT_FOR_TEST(lnet_ip2nets_select);
+
+/* The up, non-loopback interfaces of the initial namespace with IPv4. */
+static int lnet_ip2nets_ifs(struct lnet_ip2nets_if *ifs)
+{
+	struct net_device *dev;
+	struct in_device *in;
+	struct in_ifaddr *ifa;
+	int n = 0;
+
+	rcu_read_lock();
+	for_each_netdev_rcu(&init_net, dev) {
+		if (!(dev->flags & IFF_UP) || (dev->flags & IFF_LOOPBACK))
+			continue;
+		in = __in_dev_get_rcu(dev);
+		if (!in)
+			continue;
+		in_dev_for_each_ifa_rcu(ifa, in) {
+			if (n == LNET_IP2NETS_MAX_IFS)
+				break;
+			strscpy(ifs[n].name, dev->name, IFNAMSIZ);
+			ifs[n].addr = ntohl(ifa->ifa_local);
+			n++;
+			break;	/* the primary address */
+		}
+	}
+	rcu_read_unlock();
+	return n;
+}
+
+/*
+ * ADD_LOCAL_NI with an ip2nets rule: every NI the rules choose, each with
+ * the tunables of the request. 0 when all are up (or were already), else
+ * the first error (the others stay up); -EADDRNOTAVAIL if no rule applies.
+ */
+static int lnet_ioc_add_ip2nets(const char *rules, const void *buf, u32 len,
+				struct lnet_net_config *cfg)
+{
+	struct lnet_ip2nets_ni *sel;
+	struct lnet_ip2nets_if *ifs;
+	struct lnet_ni_tunables tun;
+	lnet_nid_t nid;
+	int nifs, nsel, i, rc, first = 0;
+
+	ifs = kcalloc(LNET_IP2NETS_MAX_IFS, sizeof(*ifs), GFP_KERNEL);
+	sel = kcalloc(LNET_IP2NETS_MAX_IFS, sizeof(*sel), GFP_KERNEL);
+	if (!ifs || !sel) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	nifs = lnet_ip2nets_ifs(ifs);
+	nsel = lnet_ip2nets_select(rules, ifs, nifs, sel, LNET_IP2NETS_MAX_IFS);
+	if (nsel <= 0) {
+		rc = nsel ?: -EADDRNOTAVAIL;
+		goto out;
+	}
+	/* all the tunables first: nothing is added if one is refused */
+	for (i = 0; i < nsel; i++) {
+		rc = lnet_ioctl_ni_tunables(buf, len, LNET_NETTYP(sel[i].net),
+					    &tun);
+		if (rc)
+			goto out;
+	}
+	for (i = 0; i < nsel; i++) {
+		lnet_ioctl_ni_tunables(buf, len, LNET_NETTYP(sel[i].net), &tun);
+		cfg->net_id = sel[i].net;
+		strscpy(cfg->ifaces[0], sel[i].ifname, IFNAMSIZ);
+		cfg->n_ifaces = 1;
+		rc = lnet_ni_add(cfg, &tun, &nid);
+		if (rc == -EPROTONOSUPPORT)
+			rc = -ENODEV;
+		if (rc && rc != -EEXIST && !first)
+			first = rc;
+	}
+	rc = first;
+out:
+	kfree(sel);
+	kfree(ifs);
+	return rc;
+}
+
+/* ---- commands --------------------------------------------------------------- */
+
+struct lnet_ioc_ctx {
+	unsigned int	cmd;
+	void		*buf;		/* kernel copy, @len bytes */
+	u32		len;
+	bool		user;		/* from /dev/lnet (user pointers valid) */
+};
+
+static int lnet_ioc_configure(struct lnet_ioc_ctx *ctx)
+{
+	struct lnet_ioctl_data *data = ctx->buf;
+	u32 known = LNET_IOCTL_CONFIGURE_ALL | LNET_IOCTL_CONFIGURE_LARGE;
+
+	if (data->ioc_flags & ~known)
+		return -EINVAL;
+	/* no large-NID support: the uapi header's answer for --large */
+	if (data->ioc_flags & LNET_IOCTL_CONFIGURE_LARGE)
+		return -EOPNOTSUPP;
+	return lnet_configure(data->ioc_flags & LNET_IOCTL_CONFIGURE_ALL);
+}
+
+static int lnet_ioc_unconfigure(struct lnet_ioc_ctx *ctx)
+{
+	return lnet_unconfigure();
+}
+
+/* The interface that has IPv4 address @addr, in the initial namespace. */
+static int lnet_ioc_iface_of_addr(u32 addr, char *name)
+{
+	struct net_device *dev = ip_dev_find(&init_net, htonl(addr));
+
+	if (!dev)
+		return -EADDRNOTAVAIL;
+	strscpy(name, dev->name, IFNAMSIZ);
+	dev_put(dev);
+	return 0;
+}
+
+static int lnet_ioc_check_string(const char *s, size_t size, size_t max)
+{
+	size_t n = strnlen(s, size);
+
+	return n == size || n > max ? -EINVAL : (int)n;
+}
+
+static int lnet_ioc_add_ni(struct lnet_ioc_ctx *ctx)
+{
+	struct lnet_ioctl_config_ni *c = ctx->buf;
+	u32 net = LNET_NIDNET(c->lic_nid);
+	u32 lnd = LNET_NETTYP(net);
+	struct lnet_net_config *cfg;
+	struct lnet_ni_tunables tun;
+	lnet_nid_t nid = LNET_NID_ANY;
+	int ifl, i, j, rc;
+
+	ifl = lnet_ioc_check_string(c->lic_ni_intf, sizeof(c->lic_ni_intf),
+				    IFNAMSIZ - 1);
+	if (ifl < 0 || lnet_ioc_check_string(c->lic_legacy_ip2nets,
+					     sizeof(c->lic_legacy_ip2nets),
+					     sizeof(c->lic_legacy_ip2nets)) < 0)
+		return -EINVAL;
+	if (c->lic_nid == LNET_NID_ANY ? !c->lic_legacy_ip2nets[0] || ifl :
+	    c->lic_legacy_ip2nets[0] || net == LNET_NET_ANY)
+		return -EINVAL;
+	if (lnd == LNET_LND_LO)
+		return -EEXIST;		/* 0@lo always exists */
+	if (c->lic_ncpts > min(LNET_IOCTL_MAX_CPTS, LNET_MAX_CONFIG_CPTS))
+		return -EINVAL;
+	if (c->lic_nid != LNET_NID_ANY) {
+		rc = lnet_ioctl_ni_tunables(ctx->buf, ctx->len, lnd, &tun);
+		if (rc)
+			return rc;
+	}
+
+	cfg = kzalloc(sizeof(*cfg), GFP_KERNEL);
+	if (!cfg)
+		return -ENOMEM;
+	cfg->net_id = net;
+	for (i = 0; i < c->lic_ncpts; i++) {
+		rc = -EINVAL;
+		if (c->lic_cpts[i] >= lnet_cpt_number())
+			goto out;
+		for (j = 0; j < i; j++)
+			if (c->lic_cpts[j] == c->lic_cpts[i])
+				goto out;
+		cfg->cpts[i] = c->lic_cpts[i];
+	}
+	cfg->n_cpts = c->lic_ncpts;
+	if (c->lic_nid == LNET_NID_ANY) {
+		rc = lnet_ioc_add_ip2nets(c->lic_legacy_ip2nets, ctx->buf,
+					  ctx->len, cfg);
+		goto out;
+	}
+	if (ifl) {
+		memcpy(cfg->ifaces[0], c->lic_ni_intf, ifl + 1);
+		cfg->n_ifaces = 1;
+	} else if (LNET_NIDADDR(c->lic_nid) != 0xffffffffU &&
+		   (lnd == LNET_LND_SOCK || lnd == LNET_LND_O2IB)) {
+		/* a complete NID: the interface that has that address */
+		rc = lnet_ioc_iface_of_addr(LNET_NIDADDR(c->lic_nid),
+					    cfg->ifaces[0]);
+		if (rc)
+			goto out;
+		cfg->n_ifaces = 1;
+	}
+
+	rc = lnet_ni_add(cfg, &tun, &nid);
+	if (rc == -EPROTONOSUPPORT)
+		rc = -ENODEV;		/* no LND module for that net type */
+	if (!rc && LNET_NIDADDR(c->lic_nid) != 0xffffffffU &&
+	    nid != c->lic_nid) {
+		/* the LND chose another address than the one asked for */
+		lnet_ni_del(nid);
+		rc = -EADDRNOTAVAIL;
+	}
+out:
+	kfree(cfg);
+	return rc;
+}
+
+static int lnet_ioc_del_ni(struct lnet_ioc_ctx *ctx)
+{
+	struct lnet_ioctl_config_ni *c = ctx->buf;
+
+	return lnet_ni_del(c->lic_nid);
+}
+
+static int lnet_ioc_del_net(struct lnet_ioc_ctx *ctx)
+{
+	struct lnet_ioctl_config_data *d = ctx->buf;
+
+	if (d->cfg_net == LNET_NET_ANY)
+		return -EINVAL;
+	return lnet_net_del(d->cfg_net);
+}
+
+static void lnet_ioc_fill_tunables(struct lnet_ioc_ctx *ctx,
+				   const struct lnet_ni *ni)
+{
+	struct lnet_ioctl_lnd_tunables *t = ctx->buf +
+					    LNET_IOCTL_NI_TUNABLES_OFFSET;
+	u32 lnd = LNET_NETTYP(LNET_NIDNET(ni->nid));
+	int lnd_size = lnet_ioctl_lnd_tun_size(lnd);
+
+	if (ctx->len < LNET_IOC_TUN_CMN_END)
+		return;
+	memset(t, 0, min_t(u32, ctx->len - LNET_IOCTL_NI_TUNABLES_OFFSET,
+			   sizeof(*t)));
+	t->lt_cmn.lct_version = LNET_IOCTL_TUNABLES_VERSION;
+	/* the core has no per-NI peer timeout: the LND's default applies */
+	t->lt_cmn.lct_peer_timeout = -1;
+	t->lt_cmn.lct_peer_tx_credits = ni->peer_tx_credits;
+	t->lt_cmn.lct_peer_rtr_credits = 0;	/* no router buffers */
+	t->lt_cmn.lct_max_tx_credits = ni->max_tx_credits;
+
+	/* LND tunables cannot be set per NI yet: the modules' defaults */
+	if (!lnd_size || ctx->len < LNET_IOC_TUN_CMN_END + lnd_size)
+		return;
+	if (lnd == LNET_LND_SOCK) {
+		t->lt_lnd.sock.lnd_version = LNET_IOCTL_TUNABLES_VERSION;
+		t->lt_lnd.sock.lnd_tos = -1;
+	} else {
+		t->lt_lnd.o2ib.lnd_version = LNET_IOCTL_TUNABLES_VERSION;
+		t->lt_lnd.o2ib.lnd_tos = -1;
+	}
+}
+
+static int lnet_ioc_get_ni(struct lnet_ioc_ctx *ctx)
+{
+	struct lnet_ioctl_config_ni *c = ctx->buf;
+	unsigned int i = 0;
+	struct lnet_ni *ni;
+	int ncpt, k;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(ni, &lnet_core.nis, list)
+		if (i++ == c->lic_idx)
+			break;
+	if (list_entry_is_head(ni, &lnet_core.nis, list)) {
+		rcu_read_unlock();
+		return -ENOENT;
+	}
+	c->lic_nid = ni->nid;
+	memset(c->lic_ni_intf, 0, sizeof(c->lic_ni_intf));
+	strscpy(c->lic_ni_intf, ni->iface, sizeof(c->lic_ni_intf));
+	memset(c->lic_legacy_ip2nets, 0, sizeof(c->lic_legacy_ip2nets));
+	memset(c->lic_cpts, 0, sizeof(c->lic_cpts));
+	if (ni->ncpts) {
+		ncpt = min_t(u32, ni->ncpts, LNET_IOCTL_MAX_CPTS);
+		for (k = 0; k < ncpt; k++)
+			c->lic_cpts[k] = ni->cpts[k];
+	} else {
+		/* bound to every partition */
+		ncpt = min(lnet_cpt_number(), LNET_IOCTL_MAX_CPTS);
+		for (k = 0; k < ncpt; k++)
+			c->lic_cpts[k] = k;
+	}
+	c->lic_ncpts = ncpt;
+	c->lic_status = READ_ONCE(ni->state) == LNET_NI_STATE_UP ?
+			LNET_IOCTL_NI_STATUS_UP : LNET_IOCTL_NI_STATUS_DOWN;
+	c->lic_dev_cpt = -1;	/* the device's NUMA node is not known */
+	c->lic_pad = 0;
+	c->lic_pad2 = 0;
+	lnet_ioc_fill_tunables(ctx, ni);
+	rcu_read_unlock();
+	return 0;
+}
+
+static void lnet_ioc_ni_stats_sum(struct lnet_ni *ni, struct lnet_ni_stats *sum)
+{
+	int cpu;
+
+	memset(sum, 0, sizeof(*sum));
+	for_each_possible_cpu(cpu) {
+		const struct lnet_ni_stats *s = per_cpu_ptr(ni->stats, cpu);
+
+		sum->send_count += s->send_count;
+		sum->recv_count += s->recv_count;
+		sum->drop_count += s->drop_count;
+	}
+}
+
+/* The core counts messages per NI but not per message type (zeros). */
+static int lnet_ioc_get_ni_stats(struct lnet_ioc_ctx *ctx)
+{
+	struct lnet_ioctl_ni_msg_stats *s = ctx->buf;
+	struct lnet_ni_stats sum;
+	struct lnet_ni *ni;
+	int rc = -ENOENT;
+
+	rcu_read_lock();
+	ni = lnet_ni_find_rcu(s->lns_nid);
+	if (ni) {
+		lnet_ioc_ni_stats_sum(ni, &sum);
+		memset(&s->lns_stats, 0, sizeof(s->lns_stats));
+		s->lns_stats.ms_send_count = sum.send_count;
+		s->lns_stats.ms_recv_count = sum.recv_count;
+		s->lns_stats.ms_drop_count = sum.drop_count;
+		rc = 0;
+	}
+	rcu_read_unlock();
+	return rc;
+}
+
+/* No NI health yet: every NI is fully healthy unless it is down. */
+static int lnet_ioc_get_ni_health(struct lnet_ioc_ctx *ctx)
+{
+	struct lnet_ioctl_ni_health *h = ctx->buf;
+	lnet_nid_t nid = h->lnh_nid;
+	struct lnet_ni *ni;
+	int rc = -ENOENT;
+
+	rcu_read_lock();
+	ni = lnet_ni_find_rcu(nid);
+	if (ni) {
+		memset(h, 0, sizeof(*h));
+		h->lnh_hdr.ioc_len = ctx->len;
+		h->lnh_hdr.ioc_version = LNET_IOCTL_VERSION2;
+		h->lnh_nid = nid;
+		h->lnh_health_value = 1000;
+		h->lnh_fatal_error = READ_ONCE(ni->state) != LNET_NI_STATE_UP;
+		rc = 0;
+	}
+	rcu_read_unlock();
+	return rc;
+}
+
+/*
+ * Peers are single NIs here (no Multi-Rail): each peer is its own primary
+ * NID with one NI. Its state is not tracked (NA). The index walks the peer
+ * table in hash order; peers coming or going between two calls may be
+ * missed or seen twice, as with any index-based listing.
+ */
+static int lnet_ioc_get_peer_ni(struct lnet_ioc_ctx *ctx)
+{
+	struct lnet_ioctl_peer_ni *p = ctx->buf;
+	struct lnet_htable *t = &lnet_core.peers;
+	u32 index = p->pni_index;
+	struct lnet_peer *peer;
+	struct lnet_msg *msg;
+	unsigned int b, i = 0;
+	int rc = -ENOENT;
+
+	memset((void *)p + sizeof(p->pni_hdr), 0, sizeof(*p) - sizeof(p->pni_hdr));
+	p->pni_index = index;
+	spin_lock_bh(&lnet_core.net_lock);
+	for (b = 0; b < (1U << t->bits) && rc; b++) {
+		hlist_for_each_entry(peer, &t->buckets[b], hnode.node) {
+			if (i++ != index)
+				continue;
+			p->pni_primary_nid = peer->nid;
+			p->pni_nid = peer->nid;
+			p->pni_ni_state = LNET_IOCTL_PEER_NI_NA;
+			p->pni_max_tx_credits = peer->max_tx_credits;
+			p->pni_available_tx_credits = peer->tx_credits;
+			p->pni_min_tx_credits = peer->min_tx_credits;
+			list_for_each_entry(msg, &peer->tx_queue, list)
+				p->pni_tx_q_num_of_buf++;
+			p->pni_refcount = kref_read(&peer->kref);
+			p->pni_health_value = 1000;
+			p->pni_stats.ms_send_count = peer->send_count;
+			rc = 0;
+			break;
+		}
+	}
+	spin_unlock_bh(&lnet_core.net_lock);
+	return rc;
+}
+
+static int lnet_ioc_add_route(struct lnet_ioc_ctx *ctx)
+{
+	struct lnet_ioctl_config_data *d = ctx->buf;
+	struct lnet_route_info r = {
+		.net		= d->cfg_net,
+		.gateway	= d->cfg_nid,
+		.hops		= d->cfg_u.route.hop,
+		.priority	= d->cfg_u.route.priority,
+		.sensitivity	= d->cfg_u.route.sensitivity,
+	};
+	int rc = -ENETDOWN;
+
+	mutex_lock(&lnet_core.api_mutex);
+	if (lnet_is_running())
+		rc = lnet_route_add(&r);
+	mutex_unlock(&lnet_core.api_mutex);
+	return rc;
+}
+
+static int lnet_ioc_del_route(struct lnet_ioc_ctx *ctx)
+{
+	struct lnet_ioctl_config_data *d = ctx->buf;
+	int rc;
+
+	mutex_lock(&lnet_core.api_mutex);
+	rc = lnet_route_del(d->cfg_net, d->cfg_nid);
+	mutex_unlock(&lnet_core.api_mutex);
+	return rc;
+}
+
+static int lnet_ioc_get_route(struct lnet_ioc_ctx *ctx)
+{
+	struct lnet_ioctl_config_data *d = ctx->buf;
+	struct lnet_route_info r;
+	int rc;
+
+	mutex_lock(&lnet_core.api_mutex);
+	rc = lnet_route_get(d->cfg_count, &r);
+	mutex_unlock(&lnet_core.api_mutex);
+	if (rc)
+		return rc;
+	d->cfg_net = r.net;
+	d->cfg_nid = r.gateway;
+	d->cfg_ncpts = 0;
+	memset(&d->cfg_u, 0, sizeof(d->cfg_u));
+	d->cfg_u.route.hop = r.hops;
+	d->cfg_u.route.priority = r.priority;
+	d->cfg_u.route.sensitivity = r.sensitivity;
+	d->cfg_u.route.flags = (r.alive ? LNET_IOCTL_ROUTE_ALIVE : 0) |
+			       (r.hops > 1 ? LNET_IOCTL_ROUTE_MULTI_HOP : 0);
+	d->cfg_pad = 0;
+	return 0;
+}
+
+static int lnet_ioc_ping(struct lnet_ioc_ctx *ctx)
+{
+	struct lnet_ioctl_ping_data *p = ctx->buf;
+	struct lnet_process_id id = {
+		.nid = p->ping_target_nid, .pid = p->ping_target_pid,
+	};
+	unsigned int n = min_t(u32, p->ping_count, LNET_INTERFACES_MAX_DEFAULT);
+	struct lnet_process_id *ids = NULL;
+	int rc;
+
+	/* the reply array is a user pointer: not for LNetCtl() callers */
+	if (!ctx->user)
+		return -EOPNOTSUPP;
+	if (id.nid == LNET_NID_ANY || (n && !p->ping_ids))
+		return -EINVAL;
+	if (n) {
+		/* zeroed: the entries' padding is copied out too */
+		ids = kcalloc(n, sizeof(*ids), GFP_KERNEL);
+		if (!ids)
+			return -ENOMEM;
+	}
+	/* LNet must not go down under the ping; UNCONFIGURE gets -EBUSY */
+	rc = lnet_ni_hold();
+	if (rc)
+		goto out;
+	rc = lnet_ping(id, p->ping_src, lnet_ioctl_ping_timeout(p->ping_param),
+		       ids, n);
+	LNetNIFini();
+	if (rc < 0)
+		goto out;
+	if (rc && copy_to_user(u64_to_user_ptr(p->ping_ids), ids,
+			       rc * sizeof(*ids))) {
+		rc = -EFAULT;
+		goto out;
+	}
+	p->ping_count = rc;
+	/*
+	 * lnet_ping() does not hand back the info's feature bits, so the
+	 * target is reported as non-Multi-Rail, whose primary NID is the NID
+	 * that was pinged: ping_target_nid is left as it is.
+	 */
+	p->ping_flags = 0;
+	p->ping_mr = 0;
+	rc = 0;
+out:
+	kfree(ids);
+	return rc;
+}
+
+static int lnet_ioc_get_stats(struct lnet_ioc_ctx *ctx)
+{
+	struct lnet_ioctl_lnet_stats *st = ctx->buf;
+	struct lnet_counters sum = {};
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		const struct lnet_counters *c =
+			per_cpu_ptr(lnet_core.counters, cpu);
+
+		sum.send_count += c->send_count;
+		sum.send_length += c->send_length;
+		sum.recv_count += c->recv_count;
+		sum.recv_length += c->recv_length;
+		sum.drop_count += c->drop_count;
+		sum.drop_length += c->drop_length;
+		sum.errors += c->errors;
+	}
+	memset((void *)st + sizeof(st->st_hdr), 0,
+	       sizeof(*st) - sizeof(st->st_hdr));
+	st->st_msgs_alloc = max_t(s64, percpu_counter_sum(&lnet_core.msg_count),
+				  0);
+	st->st_msgs_max = max_t(s64, READ_ONCE(lnet_core.msg_max), 0);
+	st->st_errors = sum.errors;
+	st->st_send_count = sum.send_count;
+	st->st_recv_count = sum.recv_count;
+	st->st_drop_count = sum.drop_count;
+	st->st_send_length = sum.send_length;
+	st->st_recv_length = sum.recv_length;
+	st->st_drop_length = sum.drop_length;
+	return 0;
+}
+
+/*
+ * Zero the global counters. Another CPU adding to its counter at the same
+ * moment may keep that one addition; a reset is never exact under load.
+ */
+static int lnet_ioc_reset_stats(struct lnet_ioc_ctx *ctx)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		memset(per_cpu_ptr(lnet_core.counters, cpu), 0,
+		       sizeof(struct lnet_counters));
+	WRITE_ONCE(lnet_core.msg_max,
+		   percpu_counter_sum(&lnet_core.msg_count));
+	return 0;
+}
+
+/* lnet_ioc_cmd.flags */
+#define LNET_IOC_ADMIN		0x1	/* needs CAP_NET_ADMIN */
+#define LNET_IOC_RUNNING	0x2	/* needs LNet running */
+#define LNET_IOC_CONFIG		0x4	/* under lnet_config_mutex */
+
+struct lnet_ioc_cmd {
+	u32	version;
+	u32	min_len;
+	u32	flags;
+	int	(*fn)(struct lnet_ioc_ctx *ctx);
+};
+
+#define LNET_IOC_CHANGE		(LNET_IOC_ADMIN | LNET_IOC_RUNNING | \
+				 LNET_IOC_CONFIG)
+#define LNET_IOC_CMD(nr, ver, type, fl, handler)			\
+	[(nr) - LNET_IOC_MIN_NR] = {					\
+		.version = (ver), .min_len = sizeof(type),		\
+		.flags = (fl), .fn = (handler),				\
+	}
+
+static const struct lnet_ioc_cmd lnet_ioc_cmds[LNET_IOC_MAX_NR -
+					       LNET_IOC_MIN_NR + 1] = {
+	LNET_IOC_CMD(59, LNET_IOCTL_VERSION, struct lnet_ioctl_data,
+		     LNET_IOC_ADMIN, lnet_ioc_configure),
+	LNET_IOC_CMD(56, LNET_IOCTL_VERSION, struct lnet_ioctl_data,
+		     LNET_IOC_ADMIN, lnet_ioc_unconfigure),
+	LNET_IOC_CMD(62, LNET_IOCTL_VERSION2, struct lnet_ioctl_ping_data,
+		     LNET_IOC_ADMIN | LNET_IOC_RUNNING, lnet_ioc_ping),
+	LNET_IOC_CMD(81, LNET_IOCTL_VERSION2, struct lnet_ioctl_config_data,
+		     LNET_IOC_CHANGE, lnet_ioc_add_route),
+	LNET_IOC_CMD(82, LNET_IOCTL_VERSION2, struct lnet_ioctl_config_data,
+		     LNET_IOC_CHANGE, lnet_ioc_del_route),
+	LNET_IOC_CMD(83, LNET_IOCTL_VERSION2, struct lnet_ioctl_config_data,
+		     LNET_IOC_RUNNING, lnet_ioc_get_route),
+	LNET_IOC_CMD(85, LNET_IOCTL_VERSION2, struct lnet_ioctl_config_data,
+		     LNET_IOC_CHANGE, lnet_ioc_del_net),
+	LNET_IOC_CMD(91, LNET_IOCTL_VERSION2, struct lnet_ioctl_lnet_stats,
+		     LNET_IOC_RUNNING, lnet_ioc_get_stats),
+	LNET_IOC_CMD(94, LNET_IOCTL_VERSION2, struct lnet_ioctl_peer_ni,
+		     LNET_IOC_RUNNING, lnet_ioc_get_peer_ni),
+	LNET_IOC_CMD(95, LNET_IOCTL_VERSION2, struct lnet_ioctl_config_ni,
+		     LNET_IOC_CHANGE, lnet_ioc_add_ni),
+	LNET_IOC_CMD(96, LNET_IOCTL_VERSION2, struct lnet_ioctl_config_ni,
+		     LNET_IOC_CHANGE, lnet_ioc_del_ni),
+	LNET_IOC_CMD(97, LNET_IOCTL_VERSION2, struct lnet_ioctl_config_ni,
+		     LNET_IOC_RUNNING, lnet_ioc_get_ni),
+	LNET_IOC_CMD(101, LNET_IOCTL_VERSION2, struct lnet_ioctl_ni_msg_stats,
+		     LNET_IOC_RUNNING, lnet_ioc_get_ni_stats),
+	LNET_IOC_CMD(103, LNET_IOCTL_VERSION2, struct lnet_ioctl_ni_health,
+		     LNET_IOC_RUNNING, lnet_ioc_get_ni_health),
+	LNET_IOC_CMD(110, LNET_IOCTL_VERSION2, struct lnet_ioctl_hdr,
+		     LNET_IOC_ADMIN | LNET_IOC_RUNNING, lnet_ioc_reset_stats),
+};
+
+/* The core's entry for @cmd (already checked), or NULL. */
+static const struct lnet_ioc_cmd *lnet_ioc_find(unsigned int cmd)
+{
+	const struct lnet_ioc_cmd *c =
+		&lnet_ioc_cmds[_IOC_NR(cmd) - LNET_IOC_MIN_NR];
+
+	return c->fn ? c : NULL;
+}
+
+/* The commands the core does not know go to the registered handlers. */
+static int lnet_ioc_other(unsigned int cmd, struct lnet_ioctl_hdr *hdr)
+{
+	struct lnet_ioctl_handler *h;
+	int rc = -ENOIOCTLCMD;
+
+	down_read(&lnet_ioctl_handlers_sem);
+	list_for_each_entry(h, &lnet_ioctl_handlers, list) {
+		rc = h->handle(cmd, hdr);
+		if (rc != -ENOIOCTLCMD)
+			break;
+	}
+	up_read(&lnet_ioctl_handlers_sem);
+	return rc == -ENOIOCTLCMD ? -EINVAL : rc;
+}
+
+/* Checks 4 and 5 of the list at the top, then the command. */
+static int lnet_ioc_dispatch(const struct lnet_ioc_cmd *c,
+			     struct lnet_ioc_ctx *ctx)
+{
+	struct lnet_ioctl_hdr *hdr = ctx->buf;
+	int rc;
+
+	if (hdr->ioc_version == LNET_IOCTL_VERSION) {
+		rc = lnet_ioctl_check_data(ctx->buf, ctx->len);
+		if (rc)
+			return rc;
+	}
+	if (!c)
+		return lnet_ioc_other(ctx->cmd, hdr);
+	if ((c->flags & LNET_IOC_RUNNING) && !lnet_is_running())
+		return -ENETDOWN;
+	if (!(c->flags & LNET_IOC_CONFIG))
+		return c->fn(ctx);
+	mutex_lock(&lnet_config_mutex);
+	rc = c->fn(ctx);
+	mutex_unlock(&lnet_config_mutex);
+	return rc;
+}
+
+static long lnet_dev_ioctl(struct file *file, unsigned int cmd,
+			   unsigned long arg)
+{
+	void __user *uarg = (void __user *)arg;
+	const struct lnet_ioc_cmd *c;
+	struct lnet_ioctl_hdr hdr;
+	struct lnet_ioc_ctx ctx = { .cmd = cmd, .user = true };
+	int rc;
+
+	rc = lnet_ioctl_check_cmd(cmd);
+	if (rc)
+		return rc;
+	c = lnet_ioc_find(cmd);
+	/* see "Permission" at the top */
+	if ((!c || (c->flags & LNET_IOC_ADMIN)) && !capable(CAP_NET_ADMIN))
+		return -EACCES;
+	if (copy_from_user(&hdr, uarg, sizeof(hdr)))
+		return -EFAULT;
+	rc = lnet_ioctl_check_hdr(&hdr, c ? c->min_len : LNET_IOCTL_MIN_LEN,
+				  c ? c->version : 0);
+	if (rc)
+		return rc;
+	ctx.len = hdr.ioc_len;
+	ctx.buf = vmemdup_user(uarg, ctx.len);
+	if (IS_ERR(ctx.buf))
+		return PTR_ERR(ctx.buf);
+	/* the caller changed the header since we checked it */
+	if (memcmp(ctx.buf, &hdr, sizeof(hdr))) {
+		rc = -EINVAL;
+		goto out;
+	}
+	rc = lnet_ioc_dispatch(c, &ctx);
+	if (!rc && copy_to_user(uarg, ctx.buf, ctx.len))
+		rc = -EFAULT;
+out:
+	kvfree(ctx.buf);
+	return rc;
+}
+
+/**
+ * lnet_ioctl_kernel() - LNetCtl(): an ioctl command from the kernel
+ * @cmd: the command
+ * @arg: its argument, ioc_len bytes of kernel memory
+ *
+ * Return: as the ioctl (no capability check; PING_PEER refused).
+ */
+int lnet_ioctl_kernel(unsigned int cmd, void *arg)
+{
+	struct lnet_ioc_ctx ctx = { .cmd = cmd, .buf = arg, .user = false };
+	const struct lnet_ioc_cmd *c;
+	int rc;
+
+	if (!arg)
+		return -EINVAL;
+	rc = lnet_ioctl_check_cmd(cmd);
+	if (rc)
+		return rc;
+	c = lnet_ioc_find(cmd);
+	rc = lnet_ioctl_check_hdr(arg, c ? c->min_len : LNET_IOCTL_MIN_LEN,
+				  c ? c->version : 0);
+	if (rc)
+		return rc;
+	ctx.len = ((struct lnet_ioctl_hdr *)arg)->ioc_len;
+	return lnet_ioc_dispatch(c, &ctx);
+}
+
+/**
+ * lnet_ioctl_register() - take the /dev/lnet commands the core does not
+ * @h: the handler (see lib-lnet.h); its module must unregister it before
+ *	it unloads
+ *
+ * Return: 0.
+ */
+int lnet_ioctl_register(struct lnet_ioctl_handler *h)
+{
+	down_write(&lnet_ioctl_handlers_sem);
+	list_add_tail(&h->list, &lnet_ioctl_handlers);
+	up_write(&lnet_ioctl_handlers_sem);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(lnet_ioctl_register);
+
+/* Withdraw @h; returns once no call to it is running. */
+void lnet_ioctl_unregister(struct lnet_ioctl_handler *h)
+{
+	down_write(&lnet_ioctl_handlers_sem);
+	list_del_init(&h->list);
+	up_write(&lnet_ioctl_handlers_sem);
+}
+EXPORT_SYMBOL_GPL(lnet_ioctl_unregister);
+
+/* ---- the "configured" reference --------------------------------------------- */
+
+/**
+ * lnet_configure() - CONFIGURE, and config_on_load
+ * @all: also bring up the networks= nets (and routes=) that are not up
+ *
+ * Return: 0 (also when LNet was configured already), or -errno.
+ */
+int lnet_configure(bool all)
+{
+	int rc;
+
+	mutex_lock(&lnet_config_mutex);
+	rc = lnet_ni_init_config(all, !lnet_config_held);
+	if (!rc)
+		lnet_config_held = true;
+	mutex_unlock(&lnet_config_mutex);
+	return rc;
+}
+
+/**
+ * lnet_unconfigure() - UNCONFIGURE: drop the configured reference
+ *
+ * Return: 0; -EBUSY while others hold LNet (the reference is kept);
+ * -ENETDOWN if LNet was not configured (-EBUSY if it runs for others).
+ */
+int lnet_unconfigure(void)
+{
+	int rc;
+
+	mutex_lock(&lnet_config_mutex);
+	if (!lnet_config_held) {
+		rc = lnet_is_running() ? -EBUSY : -ENETDOWN;
+	} else {
+		rc = lnet_ni_fini_last();
+		if (!rc)
+			lnet_config_held = false;
+	}
+	mutex_unlock(&lnet_config_mutex);
+	return rc;
+}
+
+/* ---- the device --------------------------------------------------------------- */
+
+static const struct file_operations lnet_dev_fops = {
+	.owner		= THIS_MODULE,
+	.unlocked_ioctl	= lnet_dev_ioctl,
+	.llseek		= noop_llseek,
+};
+
+static struct miscdevice lnet_miscdev = {
+	.minor	= MISC_DYNAMIC_MINOR,
+	.name	= "lnet",
+	.fops	= &lnet_dev_fops,
+	.mode	= 0666,		/* reads are open; see "Permission" */
+};
+
+/* Module init, once the core is set up. */
+int lnet_dev_init(void)
+{
+	int rc = misc_register(&lnet_miscdev);
+
+	if (rc)
+		pr_err("lnet: cannot register /dev/lnet: %d\n", rc);
+	return rc;
+}
+
+/*
+ * Module exit. No ioctl is running (an open /dev/lnet holds the module);
+ * drop the configured reference if user space left LNet configured.
+ */
+void lnet_dev_fini(void)
+{
+	misc_deregister(&lnet_miscdev);
+	mutex_lock(&lnet_config_mutex);
+	if (lnet_config_held)
+		LNetNIFini();
+	lnet_config_held = false;
+	mutex_unlock(&lnet_config_mutex);
+}

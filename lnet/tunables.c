@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Module parameters of the configuration interface:
+ *
+ * - the global tunables that "lnetctl global show" reads and "lnetctl set"
+ *   writes under /sys/module/lnet/parameters (0644). Every write goes
+ *   through lnet_int_param_ops, which rejects anything but a decimal (or
+ *   0x-prefixed) integer within the tunable's range with -EINVAL, so the
+ *   stored value is always valid. The ranges are the ones lnetctl accepts.
+ *   This LNet has no health, discovery, NUMA-aware selection or routing
+ *   yet: the values are kept for those and for user space, and have no
+ *   effect; each MODULE_PARM_DESC says so.
+ * - routes= and forwarding= (0444), read at load like networks=.
+ *
+ * lnet_params_check() runs first thing in module init: a malformed
+ * networks=, routes= or forwarding= makes the load fail with -EINVAL and a
+ * message naming the problem, instead of a half-configured LNet later.
+ */
+#include <linux/kernel.h>
+#include <linux/moduleparam.h>
+#include <linux/string.h>
+#include <linux/lnet/config.h>
+#include <linux/lnet/lib-lnet.h>
+#include <linux/lnet/test-export.h>
+
+/**
+ * lnet_int_param_check() - parse and range-check a tunable's new value
+ * @p: the tunable (its range)
+ * @val: the text written (a trailing newline is accepted)
+ * @out: the value, on success
+ *
+ * Return: 0 or -EINVAL.
+ */
+int lnet_int_param_check(const struct lnet_int_param *p, const char *val,
+			 int *out)
+{
+	int v;
+
+	if (!val || kstrtoint(val, 0, &v))
+		return -EINVAL;
+	if (v < p->min || v > p->max)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+LNET_EXPORT_FOR_TEST(lnet_int_param_check);
+
+/* Writers are serialized by the module parameter lock. */
+static int lnet_int_param_set(const char *val, const struct kernel_param *kp)
+{
+	struct lnet_int_param *p = kp->arg;
+	int v, rc;
+
+	rc = lnet_int_param_check(p, val, &v);
+	if (rc) {
+		pr_warn("lnet: %s: '%s' is not an integer in %d..%d\n",
+			kp->name, val, p->min, p->max);
+		return rc;
+	}
+	WRITE_ONCE(p->value, v);
+	return 0;
+}
+
+static int lnet_int_param_get(char *buf, const struct kernel_param *kp)
+{
+	const struct lnet_int_param *p = kp->arg;
+
+	return scnprintf(buf, PAGE_SIZE, "%d\n", lnet_tunable(p));
+}
+
+static const struct kernel_param_ops lnet_int_param_ops = {
+	.set	= lnet_int_param_set,
+	.get	= lnet_int_param_get,
+};
+
+#define LNET_TUNABLE(var, name, def, lo, hi, desc)			\
+	struct lnet_int_param var = { .value = (def), .min = (lo),	\
+				      .max = (hi) };			\
+	module_param_cb(name, &lnet_int_param_ops, &var, 0644);	\
+	MODULE_PARM_DESC(name, desc " [" #lo ".." #hi "]")
+
+LNET_TUNABLE(lnet_numa_range, lnet_numa_range, 0, 0, INT_MAX,
+	     "NUMA distance within which NIs count as equally close (stored; no effect yet: NI selection is not NUMA-aware)");
+LNET_TUNABLE(lnet_interfaces_max, lnet_interfaces_max, 4096, 16, INT_MAX,
+	     "largest NI count accepted in a peer's ping info (stored; no effect yet: the ping client uses 4096)");
+LNET_TUNABLE(lnet_peer_discovery_disabled, lnet_peer_discovery_disabled, 0,
+	     0, 1,
+	     "1: no peer discovery (stored; no effect yet: discovery is not implemented, the ping info never offers it)");
+LNET_TUNABLE(lnet_drop_asym_route, lnet_drop_asym_route, 0, 0, 1,
+	     "1: drop messages that arrive over an asymmetric route (stored; no effect yet: no routing)");
+LNET_TUNABLE(lnet_retry_count, lnet_retry_count, 2, 0, INT_MAX,
+	     "times a failed message is resent (stored; no effect yet: no resends)");
+LNET_TUNABLE(lnet_transaction_timeout, lnet_transaction_timeout, 150, 1,
+	     INT_MAX,
+	     "seconds before a message without response fails (stored; no effect yet: no response tracking)");
+LNET_TUNABLE(lnet_health_sensitivity, lnet_health_sensitivity, 100, 0, 1000,
+	     "health an NI loses per failure (stored; no effect yet: no health)");
+LNET_TUNABLE(lnet_recovery_interval, lnet_recovery_interval, 1, 1, INT_MAX,
+	     "seconds between recovery pings, deprecated (stored; no effect yet: no recovery)");
+LNET_TUNABLE(lnet_router_sensitivity, router_sensitivity_percentage, 100, 0,
+	     100,
+	     "health percentage at which a gateway counts as up, deprecated (stored; no effect yet: no router checker)");
+LNET_TUNABLE(lnet_response_tracking, lnet_response_tracking, 3, 0, 3,
+	     "0 off, 1 PUTs, 2 GETs, 3 both (stored; no effect yet: no response tracking)");
+LNET_TUNABLE(lnet_recovery_limit, lnet_recovery_limit, 0, 0, INT_MAX,
+	     "seconds to keep recovering an NI, 0 forever (stored; no effect yet: no recovery)");
+LNET_TUNABLE(lnet_max_recovery_ping_interval, lnet_max_recovery_ping_interval,
+	     900, 1, INT_MAX,
+	     "longest interval in seconds between recovery pings (stored; no effect yet: no recovery)");
+
+char *lnet_routes = "";
+module_param_named(routes, lnet_routes, charp, 0444);
+MODULE_PARM_DESC(routes,
+		 "routes stored when the networks= nets come up (configure --all, config_on_load), e.g. \"o2ib1 192.0.2.1@tcp; tcp2 1 10.0.0.[1-4]@tcp:2\"");
+
+static char *lnet_forwarding = "";
+module_param_named(forwarding, lnet_forwarding, charp, 0444);
+MODULE_PARM_DESC(forwarding,
+		 "\"disabled\" or empty (this LNet cannot route: \"enabled\" is refused)");
+
+/**
+ * lnet_params_check() - validate networks=, routes= and forwarding= at load
+ *
+ * Return: 0, or -EINVAL (with the reason logged) if one is malformed.
+ */
+int lnet_params_check(void)
+{
+	LIST_HEAD(nets);
+	LIST_HEAD(routes);
+	char err[128];
+	int rc;
+
+	rc = lnet_parse_networks(lnet_networks, &nets, err, sizeof(err));
+	lnet_free_net_configs(&nets);
+	if (rc) {
+		pr_err("lnet: refusing to load: bad module parameter %s (networks=\"%s\")\n",
+		       err, lnet_networks);
+		return rc == -ENOMEM ? rc : -EINVAL;
+	}
+	rc = lnet_parse_routes(lnet_routes, &routes, err, sizeof(err));
+	lnet_free_route_configs(&routes);
+	if (rc) {
+		pr_err("lnet: refusing to load: bad module parameter %s (routes=\"%s\")\n",
+		       err, lnet_routes);
+		return rc == -ENOMEM ? rc : -EINVAL;
+	}
+	if (!strcmp(lnet_forwarding, "enabled")) {
+		pr_err("lnet: refusing to load: forwarding=enabled is not supported (this LNet cannot route yet); use \"disabled\" or leave it empty\n");
+		return -EINVAL;
+	}
+	if (lnet_forwarding[0] && strcmp(lnet_forwarding, "disabled")) {
+		pr_err("lnet: refusing to load: forwarding=\"%s\": use \"disabled\" or leave it empty\n",
+		       lnet_forwarding);
+		return -EINVAL;
+	}
+	return 0;
+}
