@@ -14,7 +14,7 @@
 # Debian's stock 6.1 headers (linux-headers-amd64).
 
 TOP := $(CURDIR)
-SRC_DIRS := Kbuild include lnet klnds tests/selfcheck tests/bench
+SRC_DIRS := Kbuild include lnet klnds tests/selfcheck tests/bench tests/lndtest
 
 RUNNING_KDIR := /lib/modules/$(shell uname -r)/build
 ifeq ($(origin KDIR),undefined)

@@ -7,7 +7,7 @@ cache=${LNET_CACHE:-$HOME/.cache/lnet-dev}
 cd "$top"
 
 kernel_sources() {
-	find lnet klnds include tests/selfcheck tests/bench -type f \( -name '*.c' -o -name '*.h' \) 2>/dev/null | sort
+	find lnet klnds include tests/selfcheck tests/bench tests/lndtest -type f \( -name '*.c' -o -name '*.h' \) 2>/dev/null | sort
 }
 
 # checkpatch.pl and its data files, extracted once from linux-source-6.1.

@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ksocklnd: module load and unload, the LND operations, NI startup and
+ * shutdown, and the per-NI peer table.
+ *
+ * The threads (schedulers, connds, reaper) run while at least one NI of
+ * ours is up. Shutting an NI down closes every connection of it (aborting
+ * handshakes in progress), waits until the reaper freed them and every
+ * peer is gone: by then each message we were given has been finalized and
+ * no lnet_parse() for the NI can be running.
+ */
+#include <linux/hash.h>
+#include <linux/kthread.h>
+#include <linux/ktime.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/lnet/acceptor.h>
+#include <linux/lnet/cpt.h>
+#include <linux/lnet/nidstr.h>
+#include "socklnd.h"
+
+struct ksock_data ksock_data;
+
+/* ---- peers ---------------------------------------------------------------------- */
+
+static struct hlist_head *ksock_peer_bucket(struct ksock_net *net,
+					    struct lnet_process_id id)
+{
+	return &net->peers[hash_64(id.nid ^ ((u64)id.pid << 32),
+				   KSOCK_PEER_HASH_BITS)];
+}
+
+struct ksock_peer *ksock_peer_find_locked(struct ksock_net *net,
+					  struct lnet_process_id id)
+{
+	struct ksock_peer *peer;
+
+	lockdep_assert_held(&net->lock);
+	hlist_for_each_entry(peer, ksock_peer_bucket(net, id), hnode)
+		if (peer->id.nid == id.nid && peer->id.pid == id.pid)
+			return peer;
+	return NULL;
+}
+
+static struct ksock_peer *ksock_peer_alloc(struct ksock_net *net,
+					   struct lnet_process_id id, gfp_t gfp)
+{
+	struct ksock_peer *peer = kzalloc(sizeof(*peer), gfp);
+
+	if (!peer)
+		return NULL;
+	refcount_set(&peer->refs, 1);		/* the table's */
+	peer->net = net;
+	peer->id = id;
+	peer->ip = htonl(LNET_NIDADDR(id.nid));
+	peer->userspace = id.pid & LNET_PID_USERFLAG;
+	INIT_LIST_HEAD(&peer->conns);
+	INIT_LIST_HEAD(&peer->tx_queue);
+	INIT_LIST_HEAD(&peer->zc_reqs);
+	INIT_LIST_HEAD(&peer->connd_list);
+	peer->zc_cookie = KSOCK_KEEPALIVE_PING;
+	peer->last_alive = jiffies;
+	peer->last_keepalive = jiffies;
+	atomic_inc(&net->npeers);
+	return peer;
+}
+
+/*
+ * The peer @id of @net with a reference for the caller, made if need be;
+ * NULL if out of memory or the net is shutting down. Called without
+ * net->lock.
+ */
+struct ksock_peer *ksock_peer_find_or_create(struct ksock_net *net,
+					     struct lnet_process_id id,
+					     gfp_t gfp)
+{
+	struct ksock_peer *peer, *new;
+
+	spin_lock_bh(&net->lock);
+	peer = ksock_peer_find_locked(net, id);
+	if (peer)
+		ksock_peer_get(peer);
+	spin_unlock_bh(&net->lock);
+	if (peer)
+		return peer;
+
+	new = ksock_peer_alloc(net, id, gfp);
+	if (!new)
+		return NULL;
+	spin_lock_bh(&net->lock);
+	peer = ksock_peer_find_locked(net, id);
+	if (!peer && !net->shutdown) {
+		hlist_add_head(&new->hnode, ksock_peer_bucket(net, id));
+		peer = new;
+		new = NULL;
+	}
+	if (peer)
+		ksock_peer_get(peer);
+	spin_unlock_bh(&net->lock);
+	if (new)
+		ksock_peer_put(new);
+	return peer;
+}
+
+void ksock_peer_put(struct ksock_peer *peer)
+{
+	struct ksock_net *net = peer->net;
+
+	if (!refcount_dec_and_test(&peer->refs))
+		return;
+	WARN_ON_ONCE(!list_empty(&peer->conns));
+	WARN_ON_ONCE(!list_empty(&peer->tx_queue));
+	WARN_ON_ONCE(!list_empty(&peer->zc_reqs));
+	kfree(peer);
+	/* after the decrement @net may be freed by ksock_shutdown() */
+	atomic_dec(&net->npeers);
+	wake_up_all(&ksock_data.shutdown_waitq);
+}
+
+/* ---- threads ------------------------------------------------------------------- */
+
+static void ksock_threads_stop(void)
+{
+	int i;
+
+	if (ksock_data.reaper) {
+		WRITE_ONCE(ksock_data.reaper_stop, true);
+		wake_up_all(&ksock_data.reaper_waitq);
+		kthread_stop(ksock_data.reaper);
+		ksock_data.reaper = NULL;
+	}
+	if (ksock_data.connds) {
+		WRITE_ONCE(ksock_data.connd_stop, true);
+		wake_up_all(&ksock_data.connd_waitq);
+		for (i = 0; i < ksock_data.nconnds; i++)
+			if (ksock_data.connds[i])
+				kthread_stop(ksock_data.connds[i]);
+		kfree(ksock_data.connds);
+		ksock_data.connds = NULL;
+		ksock_data.nconnds = 0;
+	}
+	ksock_scheds_stop();
+}
+
+static int ksock_threads_start(void)
+{
+	struct task_struct *task;
+	int i, rc;
+
+	rc = ksock_scheds_start();
+	if (rc)
+		return rc;
+
+	ksock_data.connd_stop = false;
+	ksock_data.connds = kcalloc(ksock_nconnds, sizeof(*ksock_data.connds),
+				    GFP_KERNEL);
+	if (!ksock_data.connds) {
+		rc = -ENOMEM;
+		goto fail;
+	}
+	ksock_data.nconnds = ksock_nconnds;
+	for (i = 0; i < ksock_nconnds; i++) {
+		task = kthread_run(ksock_connd, NULL, "socknal_cd%02d", i);
+		if (IS_ERR(task)) {
+			rc = PTR_ERR(task);
+			goto fail;
+		}
+		ksock_data.connds[i] = task;
+	}
+
+	ksock_data.reaper_stop = false;
+	task = kthread_run(ksock_reaper, NULL, "socknal_reaper");
+	if (IS_ERR(task)) {
+		rc = PTR_ERR(task);
+		goto fail;
+	}
+	ksock_data.reaper = task;
+	return 0;
+
+fail:
+	ksock_threads_stop();
+	return rc;
+}
+
+/* ---- NI startup and shutdown ------------------------------------------------------ */
+
+static int ksock_startup(struct lnet_ni *ni)
+{
+	char nidstr[LNET_NIDSTR_SIZE];
+	struct ksock_net *net;
+	int i, rc;
+
+	net = kzalloc(sizeof(*net), GFP_KERNEL);
+	if (!net)
+		return -ENOMEM;
+	net->ni = ni;
+	spin_lock_init(&net->lock);
+	for (i = 0; i < ARRAY_SIZE(net->peers); i++)
+		INIT_HLIST_HEAD(&net->peers[i]);
+	mutex_init(&net->sock_mutex);
+	INIT_LIST_HEAD(&net->socks);
+	atomic_set(&net->npeers, 0);
+	atomic_set(&net->nconns, 0);
+	atomic_set(&net->nbusy, 0);
+	/* constant for the NI's life; a restarted NI is a new incarnation */
+	net->incarnation = ktime_get_real_ns();
+
+	rc = ksock_net_pick_iface(net, lnet_ni_iface(ni));
+	if (rc)
+		goto fail_free;
+	lnet_ni_set_addr(ni, ntohl(net->ip));
+	lnet_ni_set_credits(ni, ksock_credits, ksock_peer_credits);
+
+	mutex_lock(&ksock_data.mutex);
+	if (!ksock_data.nnets) {
+		rc = ksock_threads_start();
+		if (rc) {
+			mutex_unlock(&ksock_data.mutex);
+			goto fail_free;
+		}
+	}
+	ksock_data.nnets++;
+	mutex_unlock(&ksock_data.mutex);
+
+	rc = lnet_acceptor_start();
+	if (rc)
+		goto fail_threads;
+
+	lnet_ni_set_data(ni, net);
+	spin_lock_bh(&ksock_data.nets_lock);
+	list_add_tail(&net->list, &ksock_data.nets);
+	spin_unlock_bh(&ksock_data.nets_lock);
+
+	pr_info("ksocklnd: %s up on %s (%d bulk connection(s) per direction)\n",
+		lnet_nid2str(lnet_ni_nid(ni), nidstr, sizeof(nidstr)),
+		net->ifname, net->conns_per_peer);
+	return 0;
+
+fail_threads:
+	mutex_lock(&ksock_data.mutex);
+	if (!--ksock_data.nnets)
+		ksock_threads_stop();
+	mutex_unlock(&ksock_data.mutex);
+fail_free:
+	kfree(net);
+	return rc;
+}
+
+/* Take every peer off the table and close everything it has. */
+static void ksock_net_close_all(struct ksock_net *net)
+{
+	struct ksock_peer *peer;
+	struct hlist_node *tmp;
+	LIST_HEAD(zombies);
+	int b;
+
+	spin_lock_bh(&net->lock);
+	net->shutdown = true;
+	for (b = 0; b < ARRAY_SIZE(net->peers); b++) {
+		hlist_for_each_entry_safe(peer, tmp, &net->peers[b], hnode) {
+			ksock_peer_close_locked(peer, -ESHUTDOWN);
+			list_splice_tail_init(&peer->tx_queue, &zombies);
+			hlist_del(&peer->hnode);
+			peer->unhashed = true;
+			/* the table's reference; connd jobs hold their own */
+			ksock_peer_put(peer);
+		}
+	}
+	spin_unlock_bh(&net->lock);
+	ksock_txlist_done(&zombies, -ESHUTDOWN);
+}
+
+static void ksock_shutdown(struct lnet_ni *ni)
+{
+	struct ksock_net *net = lnet_ni_data(ni);
+	char nidstr[LNET_NIDSTR_SIZE];
+	int waited = 0;
+
+	spin_lock_bh(&ksock_data.nets_lock);
+	list_del(&net->list);
+	spin_unlock_bh(&ksock_data.nets_lock);
+
+	lnet_acceptor_stop();
+	ksock_net_close_all(net);
+	ksock_net_abort_handshakes(net);
+
+	/* connections die through the schedulers and the reaper */
+	while (!wait_event_timeout(ksock_data.shutdown_waitq,
+				   !atomic_read(&net->nconns) &&
+				   !atomic_read(&net->npeers) &&
+				   !atomic_read(&net->nbusy), HZ)) {
+		ksock_net_abort_handshakes(net);
+		if (!(++waited % 10))
+			pr_info("ksocklnd: %s: waiting for %d peers, %d connections, %d handshakes\n",
+				lnet_nid2str(lnet_ni_nid(ni), nidstr,
+					     sizeof(nidstr)),
+				atomic_read(&net->npeers),
+				atomic_read(&net->nconns),
+				atomic_read(&net->nbusy));
+	}
+
+	mutex_lock(&ksock_data.mutex);
+	if (!--ksock_data.nnets)
+		ksock_threads_stop();
+	mutex_unlock(&ksock_data.mutex);
+	lnet_ni_set_data(ni, NULL);
+	kfree(net);
+}
+
+static void ksock_notify_peer_down(lnet_nid_t nid)
+{
+	struct ksock_peer *peer;
+	struct ksock_net *net;
+	struct hlist_node *tmp;
+	int b;
+
+	spin_lock_bh(&ksock_data.nets_lock);
+	list_for_each_entry(net, &ksock_data.nets, list) {
+		spin_lock(&net->lock);
+		for (b = 0; b < ARRAY_SIZE(net->peers); b++)
+			hlist_for_each_entry_safe(peer, tmp, &net->peers[b],
+						  hnode)
+				if (peer->id.nid == nid)
+					ksock_peer_close_locked(peer,
+								-EHOSTDOWN);
+		spin_unlock(&net->lock);
+	}
+	spin_unlock_bh(&ksock_data.nets_lock);
+}
+
+static struct lnet_lnd ksock_lnd = {
+	.owner			= THIS_MODULE,
+	.type			= LNET_LND_SOCK,
+	.startup		= ksock_startup,
+	.shutdown		= ksock_shutdown,
+	.send			= ksock_send,
+	.recv			= ksock_recv,
+	.notify_peer_down	= ksock_notify_peer_down,
+	.accept			= ksock_accept,
+};
+
+static int __init ksock_module_init(void)
+{
+	int rc;
+
+	rc = ksock_modparams_check();
+	if (rc)
+		return rc;
+	mutex_init(&ksock_data.mutex);
+	spin_lock_init(&ksock_data.nets_lock);
+	INIT_LIST_HEAD(&ksock_data.nets);
+	spin_lock_init(&ksock_data.connd_lock);
+	INIT_LIST_HEAD(&ksock_data.connd_peers);
+	INIT_LIST_HEAD(&ksock_data.connd_reqs);
+	init_waitqueue_head(&ksock_data.connd_waitq);
+	spin_lock_init(&ksock_data.reaper_lock);
+	INIT_LIST_HEAD(&ksock_data.zombies);
+	init_waitqueue_head(&ksock_data.reaper_waitq);
+	init_waitqueue_head(&ksock_data.shutdown_waitq);
+
+	return lnet_register_lnd(&ksock_lnd);
+}
+
+static void __exit ksock_module_exit(void)
+{
+	/* no NI of ours can exist: each holds a reference on this module */
+	lnet_unregister_lnd(&ksock_lnd);
+}
+
+module_init(ksock_module_init);
+module_exit(ksock_module_exit);
+MODULE_DESCRIPTION("LNet TCP socket network driver (socklnd protocol V3)");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Sockets and interfaces: the NI's address, socket options, and the
+ * socket callbacks that feed the schedulers.
+ *
+ * Once a connection is set up its socket's data_ready, write_space and
+ * state_change callbacks are ours (taken over under sk_callback_lock,
+ * with sk_user_data pointing at the connection); they only flag the
+ * connection ready and queue it on its scheduler. The scheduler restores
+ * the saved callbacks when the connection closes, again under
+ * sk_callback_lock, so no callback sees a connection being torn down.
+ */
+#include <linux/ethtool.h>
+#include <linux/inetdevice.h>
+#include <linux/log2.h>
+#include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
+#include <linux/tcp.h>
+#include <net/ip.h>
+#include <net/sock.h>
+#include <net/tcp.h>
+#include "socklnd.h"
+
+/* ---- the NI's interface ------------------------------------------------------- */
+
+static int ksock_dev_ipv4(struct net_device *dev, __be32 *ip)
+{
+	const struct in_ifaddr *ifa;
+	struct in_device *in_dev;
+
+	ASSERT_RTNL();
+	if (!(dev->flags & IFF_UP))
+		return -ENETDOWN;
+	in_dev = __in_dev_get_rtnl(dev);
+	if (!in_dev)
+		return -EADDRNOTAVAIL;
+	in_dev_for_each_ifa_rtnl(ifa, in_dev) {
+		*ip = ifa->ifa_local;
+		return 0;
+	}
+	return -EADDRNOTAVAIL;
+}
+
+/* socklnd-wire.md 2: 1 Gb -> 1, 10 Gb -> 2, 25 Gb -> 3, 100 Gb -> 4 ... */
+static int ksock_dev_conns_per_peer(struct net_device *dev)
+{
+	struct ethtool_link_ksettings ks = { };
+	u32 speed;
+
+	ASSERT_RTNL();
+	if (__ethtool_get_link_ksettings(dev, &ks) ||
+	    ks.base.speed == (u32)SPEED_UNKNOWN || !ks.base.speed)
+		return 1;
+	speed = max_t(u32, ks.base.speed, 1000);
+	return ilog2(speed / 1000) / 2 + 1;
+}
+
+/**
+ * ksock_net_pick_iface() - the NI's interface and IPv4 address
+ * @net: the net; its ifname, ip and conns_per_peer are set
+ * @name: the interface named in networks=, or "" for the first
+ *	non-loopback interface that is up and has an IPv4 address
+ *
+ * Return: 0, -ENODEV, -ENETDOWN or -EADDRNOTAVAIL.
+ */
+int ksock_net_pick_iface(struct ksock_net *net, const char *name)
+{
+	struct net_device *dev = NULL, *d;
+	__be32 ip = 0;
+	int rc = -ENODEV;
+
+	rtnl_lock();
+	if (name && *name) {
+		dev = __dev_get_by_name(&init_net, name);
+		if (!dev) {
+			pr_err("ksocklnd: no interface %s\n", name);
+			goto out;
+		}
+		rc = ksock_dev_ipv4(dev, &ip);
+		if (rc) {
+			pr_err("ksocklnd: interface %s is %s\n", name,
+			       rc == -ENETDOWN ? "down" :
+			       "without an IPv4 address");
+			goto out;
+		}
+	} else {
+		for_each_netdev(&init_net, d) {
+			if (d->flags & IFF_LOOPBACK)
+				continue;
+			if (!ksock_dev_ipv4(d, &ip)) {
+				dev = d;
+				rc = 0;
+				break;
+			}
+		}
+		if (rc) {
+			pr_err("ksocklnd: no interface is up with an IPv4 address\n");
+			goto out;
+		}
+	}
+	strscpy(net->ifname, dev->name, sizeof(net->ifname));
+	net->ip = ip;
+	net->conns_per_peer = ksock_conns_per_peer ?:
+			      ksock_dev_conns_per_peer(dev);
+out:
+	rtnl_unlock();
+	return rc;
+}
+
+/* ---- socket options ------------------------------------------------------------ */
+
+/* Local options of an established connection (socklnd-wire.md 3.5). */
+int ksock_socket_setup(struct socket *sock)
+{
+	struct sock *sk = sock->sk;
+	int rc;
+
+	sk->sk_allocation = GFP_NOFS;
+	if (!ksock_nagle)
+		tcp_sock_set_nodelay(sk);
+	if (ksock_tx_buffer_size > 0) {
+		lock_sock(sk);
+		sk->sk_userlocks |= SOCK_SNDBUF_LOCK;
+		WRITE_ONCE(sk->sk_sndbuf, max_t(int, ksock_tx_buffer_size * 2,
+						SOCK_MIN_SNDBUF));
+		release_sock(sk);
+	}
+	if (ksock_rx_buffer_size > 0)
+		sock_set_rcvbuf(sk, ksock_rx_buffer_size);
+	if (ksock_tos >= 0)
+		ip_sock_set_tos(sk, ksock_tos);
+	if (ksock_keepalive_idle > 0 && ksock_keepalive_count > 0 &&
+	    ksock_keepalive_intvl > 0) {
+		rc = tcp_sock_set_keepidle(sk, ksock_keepalive_idle);
+		if (!rc)
+			rc = tcp_sock_set_keepintvl(sk, ksock_keepalive_intvl);
+		if (!rc)
+			rc = tcp_sock_set_keepcnt(sk, ksock_keepalive_count);
+		if (rc)
+			return rc;
+		sock_set_keepalive(sk);
+	}
+	return 0;
+}
+
+/* Can pages go out by reference (scatter/gather and checksum offload)? */
+bool ksock_sock_zc_capable(struct socket *sock)
+{
+	netdev_features_t caps = READ_ONCE(sock->sk->sk_route_caps);
+
+	return (caps & NETIF_F_SG) && (caps & NETIF_F_CSUM_MASK);
+}
+
+/* ---- callbacks ------------------------------------------------------------------ */
+
+static void ksock_data_ready(struct sock *sk)
+{
+	struct ksock_conn *conn;
+
+	read_lock_bh(&sk->sk_callback_lock);
+	conn = sk->sk_user_data;
+	if (conn) {
+		spin_lock(&conn->sched->lock);
+		conn->rx_ready = true;
+		ksock_conn_schedule_rx_locked(conn);
+		spin_unlock(&conn->sched->lock);
+	}
+	read_unlock_bh(&sk->sk_callback_lock);
+}
+
+static void ksock_write_space(struct sock *sk)
+{
+	struct ksock_conn *conn;
+
+	read_lock_bh(&sk->sk_callback_lock);
+	conn = sk->sk_user_data;
+	if (conn && sk_stream_is_writeable(sk)) {
+		if (sk->sk_socket)
+			clear_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
+		spin_lock(&conn->sched->lock);
+		conn->tx_ready = true;
+		ksock_conn_schedule_tx_locked(conn);
+		spin_unlock(&conn->sched->lock);
+	}
+	read_unlock_bh(&sk->sk_callback_lock);
+}
+
+/* An error or the peer's FIN: let the scheduler find out by reading. */
+static void ksock_state_change(struct sock *sk)
+{
+	struct ksock_conn *conn;
+
+	read_lock_bh(&sk->sk_callback_lock);
+	conn = sk->sk_user_data;
+	if (conn) {
+		spin_lock(&conn->sched->lock);
+		conn->rx_ready = true;
+		conn->tx_ready = true;
+		ksock_conn_schedule_rx_locked(conn);
+		ksock_conn_schedule_tx_locked(conn);
+		spin_unlock(&conn->sched->lock);
+	}
+	read_unlock_bh(&sk->sk_callback_lock);
+}
+
+void ksock_conn_install_callbacks(struct ksock_conn *conn)
+{
+	struct sock *sk = conn->sock->sk;
+
+	write_lock_bh(&sk->sk_callback_lock);
+	conn->saved_data_ready = sk->sk_data_ready;
+	conn->saved_write_space = sk->sk_write_space;
+	conn->saved_state_change = sk->sk_state_change;
+	sk->sk_user_data = conn;
+	sk->sk_data_ready = ksock_data_ready;
+	sk->sk_write_space = ksock_write_space;
+	sk->sk_state_change = ksock_state_change;
+	conn->cb_installed = true;
+	write_unlock_bh(&sk->sk_callback_lock);
+}
+
+void ksock_conn_restore_callbacks(struct ksock_conn *conn)
+{
+	struct sock *sk = conn->sock->sk;
+
+	write_lock_bh(&sk->sk_callback_lock);
+	if (conn->cb_installed) {
+		sk->sk_data_ready = conn->saved_data_ready;
+		sk->sk_write_space = conn->saved_write_space;
+		sk->sk_state_change = conn->saved_state_change;
+		sk->sk_user_data = NULL;
+		conn->cb_installed = false;
+	}
+	write_unlock_bh(&sk->sk_callback_lock);
+}
