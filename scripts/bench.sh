@@ -3,10 +3,13 @@
 # the same run, as a ratio. Stock kernel (no debug overhead). Writes
 # build/bench/results.csv. Not part of make check.
 #
-# Now: the core's matching cost (10 / 1,000 / 100,000 match-unique MEs,
-# baseline: 10 MEs) and loopback PUT rate (1 thread vs one per CPU, MD lock
-# table vs a single slot; baseline: 1 thread with the lock table). The LND
-# throughput benchmarks join as the LNDs land.
+# The core (one guest): matching cost (10 / 1,000 / 100,000 match-unique
+# MEs, baseline: 10 MEs) and loopback PUT rate (1 thread vs one per CPU, MD
+# lock table vs a single slot; baseline: 1 thread with the lock table).
+# ksocklnd (two guests on one link, tests/scenarios/bench-net.sh): bulk PUT
+# and GET of 1 MiB with 8 in flight (baseline: iperf3 in the same
+# direction) and 0 B GET round trips with 1, 8 and 32 in flight (baseline:
+# lnet-tcprr request/response exchanges with as many in flight).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -19,11 +22,15 @@ make -s modules LNET_BENCH=1 >/dev/null
 make -s tools >/dev/null
 build/tools/vmtest/lnet-vmtest --suite bench-core --kernel stock --guests 1 --smp 2 \
 	--timeout 900 --script "$top/tests/scenarios/bench-core.sh"
-raw=$top/build/vmtest/bench-core/g0/bench.txt
+build/tools/vmtest/lnet-vmtest --suite bench-net --kernel stock --guests 2 --link 0-1 \
+	--timeout 900 --script "$top/tests/scenarios/bench-net.sh"
+raw="$top/build/vmtest/bench-core/g0/bench.txt $top/build/vmtest/bench-net/g0/bench.txt"
 
 value() { # value NAME FIELD
-	awk -v n="$1" -v f="$2" '$1 == n { for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == f) print kv[2] } }' "$raw"
+	# shellcheck disable=SC2086
+	awk -v n="$1" -v f="$2" '$1 == n { for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == f) print kv[2] } }' $raw
 }
+mbit() { awk -v m="$1" 'BEGIN { if (m != "") printf "%d", m * 8 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
 
 csv=$out/results.csv
@@ -45,4 +52,12 @@ row "loopback PUT rate, 1 thread, lock table" "$base" puts/s "$base"
 row "loopback PUT rate, all CPUs, lock table" "$(value rate-slots0-threads0 puts_per_sec)" puts/s "$base"
 row "loopback PUT rate, 1 thread, single lock" "$(value rate-slots1-threads1 puts_per_sec)" puts/s "$base"
 row "loopback PUT rate, all CPUs, single lock" "$(value rate-slots1-threads0 puts_per_sec)" puts/s "$base"
+row "tcp: bulk PUT 1 MiB x8 (base: iperf3)" "$(mbit "$(value lnet-put mbytes_per_sec)")" Mbit/s \
+	"$(value tcp-fwd mbit_per_sec)"
+row "tcp: bulk GET 1 MiB x8 (base: iperf3 -R)" "$(mbit "$(value lnet-get mbytes_per_sec)")" Mbit/s \
+	"$(value tcp-rev mbit_per_sec)"
+for n in 1 8 32; do
+	row "tcp: 0 B GET x$n (base: TCP req/resp x$n)" "$(value "lnet-get0-$n" ops_per_sec)" ops/s \
+		"$(value "tcp-rr-$n" per_sec)"
+done
 echo "csv: $csv"

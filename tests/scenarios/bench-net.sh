@@ -1,0 +1,100 @@
+#!/bin/bash
+# LND benchmarks between two guests (stock kernel, one link), each figure
+# next to its raw-TCP baseline on the same link in the same run:
+#   bulk PUT (g0 -> g1) and GET (g1 -> g0) of 1 MiB with 8 in flight
+#     vs iperf3 in the same direction;
+#   0-byte GETs (LNet round trips) with 1, 8 and 32 in flight vs lnet-tcprr,
+#     96-byte request/response exchanges (one socklnd + LNet header each
+#     way) with as many in flight on one TCP connection.
+# g1 serves (iperf3 -s, lnet-tcprr server, lnet_netbench role=server) until
+# g0's last client run says it is done; g0 measures and writes "key value"
+# lines to /mnt/bench.txt for scripts/bench.sh.
+# Arg: the LND's network type (tcp; o2ib once that LND exists).
+. "$LNET_TOP/scripts/guest/lib.sh"
+M=$LNET_MODDIR
+peer=$(t_peer_addrs | head -n1)
+secs=${BENCH_SECS:-5}
+TCPRR=$LNET_TOP/build/tools/tcprr/lnet-tcprr
+out=/mnt/bench.txt
+
+t_insmod "load lnet" "$M/lnet/lnet.ko" networks="tcp0(eth0)" || exit 1
+t_insmod "load ksocklnd" "$M/klnds/socklnd/ksocklnd.ko" || exit 1
+
+if [ "$GUEST_INDEX" = 1 ]; then
+	iperf3 -s -D >/dev/null 2>&1 || t_fail "iperf3 server" "did not start"
+	"$TCPRR" server --port 5202 >/tmp/tcprr.log 2>&1 &
+	t_insmod "load lnet_netbench (server)" "$M/tests/bench/lnet_netbench.ko" \
+		role=server || exit 1
+	t_retry "client finished" 600 \
+		grep -qx 1 /sys/module/lnet_netbench/parameters/finished
+	t_check "unload lnet_netbench (live connections)" rmmod lnet_netbench
+	t_check "unload ksocklnd" rmmod ksocklnd
+	t_check "unload lnet" rmmod lnet
+	exit 0
+fi
+
+: >"$out"
+t_retry "g1 reachable" 60 ping -c 1 -W 1 "$peer"
+
+# iperf3 NAME ARGS...: the receiver's rate in Mbit/s (retried while g1's
+# server is not listening yet).
+iperf() {
+	local name=$1 rate i
+	shift
+	for ((i = 0; i < 30; i++)); do
+		rate=$(iperf3 -c "$peer" -t "$secs" -f m "$@" 2>/dev/null |
+			awk '/receiver/ { for (i = 1; i < NF; i++) if ($(i + 1) == "Mbits/sec") print $i }')
+		[ -n "$rate" ] && break
+		sleep 1
+	done
+	if [ -n "$rate" ]; then
+		echo "$name mbit_per_sec=$rate" >>"$out"
+		t_ok "$name"
+	else
+		t_fail "$name" "no iperf3 result"
+	fi
+}
+
+# netbench NAME PARAMS...: one client run of lnet_netbench.
+netbench() {
+	local name=$1 line
+	shift
+	dmesg -C
+	if insmod "$M/tests/bench/lnet_netbench.ko" role=client \
+		target="$peer@tcp" seconds="$secs" "$@"; then
+		line=$(dmesg | grep -o 'lnet_netbench: op=.*' | tail -n1)
+		echo "$name $line" >>"$out"
+		t_check "$name" grep -q ' errors=0 ' <<<"$line"
+		rmmod lnet_netbench
+	else
+		t_fail "$name" "$(dmesg | grep lnet_netbench | tail -n1)"
+	fi
+}
+
+# tcprr N: raw TCP request/response exchanges with N in flight.
+tcprr() {
+	local line
+	line=$("$TCPRR" client --connect "$peer" --port 5202 --size 96 \
+		--inflight "$1" --time "${secs}s" 2>&1)
+	echo "$line"
+	if [[ $line == tcprr:* ]]; then
+		echo "tcp-rr-$1 $line" >>"$out"
+		t_ok "tcp-rr-$1"
+	else
+		t_fail "tcp-rr-$1" "$line"
+	fi
+}
+
+iperf tcp-fwd
+netbench lnet-put op=put size=1048576 inflight=8
+iperf tcp-rev -R
+netbench lnet-get op=get size=1048576 inflight=8
+for n in 1 8 32; do
+	tcprr "$n"
+	[ "$n" = 32 ] && last=1 || last=0
+	netbench "lnet-get0-$n" op=get size=0 inflight="$n" last=$last
+done
+cat "$out"
+t_check "unload ksocklnd" rmmod ksocklnd
+t_check "unload lnet" rmmod lnet
+sleep 2
