@@ -54,19 +54,15 @@ step() {
 	return $rc
 }
 
-build_stock() {
-	make -s modules 2>&1 | tee "$logdir/build-stock.out"
-	local rc=${PIPESTATUS[0]} warnings
-	warnings=$(grep -cE 'warning:|error:' "$logdir/build-stock.out")
-	echo "suite build-stock: $(( (rc == 0) + (warnings == 0) )) passed, $(( (rc != 0) + (warnings != 0) )) failed ($warnings warnings)"
-	[ $rc -eq 0 ] && [ "$warnings" -eq 0 ]
-}
-
-build_debug() {
-	make -s modules-debug 2>&1 | tee "$logdir/build-debug.out"
-	local rc=${PIPESTATUS[0]} warnings
-	warnings=$(grep -cE 'warning:|error:' "$logdir/build-debug.out")
-	echo "suite build-debug: $(( (rc == 0) + (warnings == 0) )) passed, $(( (rc != 0) + (warnings != 0) )) failed ($warnings warnings)"
+# build NAME MAKE-ARGS...: a module build that must succeed with no
+# warning (W=1 is in the Makefile).
+build() {
+	local name=$1 rc warnings
+	shift
+	make -s "$@" 2>&1 | tee "$logdir/$name.out"
+	rc=${PIPESTATUS[0]}
+	warnings=$(grep -cE 'warning:|error:' "$logdir/$name.out")
+	echo "suite $name: $(( (rc == 0) + (warnings == 0) )) passed, $(( (rc != 0) + (warnings != 0) )) failed ($warnings warnings)"
 	[ $rc -eq 0 ] && [ "$warnings" -eq 0 ]
 }
 
@@ -93,12 +89,12 @@ step deps scripts/install-deps.sh || {
 	echo "$total_pass passed, $((total_fail + 1)) failed"
 	exit 1
 }
-step build-stock build_stock
+step build-stock build build-stock modules
 step sparse scripts/static-checks.sh sparse "/usr/src/linux-headers-$(scripts/stock-kernel.sh)"
 step checkpatch scripts/static-checks.sh checkpatch
 step tools tools_test
 step debug-kernel scripts/build-debug-kernel.sh
-step build-debug build_debug
+step build-debug build build-debug modules-debug
 
 for what in kunit lockdep kasan; do
 	expect=$what
@@ -114,6 +110,25 @@ step smoke-debug guest --suite smoke-debug --kernel debug --guests 2 --timeout 3
 	--script "$top/tests/scenarios/smoke.sh"
 step smoke-stock guest --suite smoke-stock --kernel stock --guests 2 --timeout 300 \
 	--script "$top/tests/scenarios/smoke.sh"
+
+# Configuration: lnetctl and /dev/lnet on one guest, then across a link.
+step lnetctl guest --suite lnetctl --kernel debug --guests 1 --timeout 600 \
+	--script "$top/tests/scenarios/lnetctl.sh"
+step lnetctl-2 guest --suite lnetctl-2 --kernel debug --guests 2 \
+	--link 0-1 --link 0-1 --timeout 900 \
+	--script "$top/tests/scenarios/lnetctl.sh"
+
+# ksocklnd between two guests (Documentation/socklnd.md, "Tests").
+for s in socklnd socklnd-active socklnd-bad socklnd-cut; do
+	step "$s" guest --suite "$s" --kernel debug --guests 2 --timeout 900 \
+		--script "$top/tests/scenarios/$s.sh"
+done
+
+# What make run shows, on the stock kernel: lnetctl-configured tcp0,
+# LNet ping both ways, bulk PUT/GET (needs the test-only netbench module).
+step build-stock-tests build build-stock-tests modules LNET_BENCH=1
+step run-stock guest --suite run-stock --kernel stock --guests 2 --link 0-1 \
+	--timeout 400 --script "$top/tests/scenarios/run-demo.sh"
 
 echo "make check took $(($(date +%s) - start)) s; logs in $logdir" >&2
 echo "$total_pass passed, $total_fail failed"
