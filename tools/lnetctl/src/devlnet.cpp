@@ -45,7 +45,7 @@ std::string ioctl_error_text(int err)
 	switch (err) {
 	case EACCES:
 	case EPERM:
-		text += " (CAP_SYS_ADMIN is required: run as root)";
+		text += " (changes need CAP_NET_ADMIN: run as root)";
 		break;
 	case ENETDOWN:
 	case ESHUTDOWN:

@@ -71,7 +71,7 @@ TEST(DevLnet, WrongDeviceReportsIoctlError)
 TEST(DevLnet, IoctlErrorHints)
 {
 	EXPECT_EQ(ioctl_error_text(EACCES),
-		  "Permission denied (CAP_SYS_ADMIN is required: run as root)");
+		  "Permission denied (changes need CAP_NET_ADMIN: run as root)");
 	EXPECT_NE(ioctl_error_text(ENETDOWN).find("lnetctl lnet configure"),
 		  std::string::npos);
 	EXPECT_EQ(ioctl_error_text(EEXIST), "File exists");
