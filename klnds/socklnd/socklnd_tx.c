@@ -415,14 +415,23 @@ void ksock_conn_flush_tx(struct ksock_conn *conn)
 /*
  * Write as much of @tx as the socket takes. Return 0 when all of it is
  * out, -EAGAIN when the socket is full, or the socket's error.
+ *
+ * @queued_behind: another tx follows on this connection. Its end then goes
+ * with MSG_MORE too, so that messages queued together leave in as few
+ * segments as TCP can make: under TCG, a second small segment sent right
+ * behind the first was measured to reach the peer ~40 ms late (until a
+ * loss probe), capping 0 B GETs with 2..8 in flight at ~25/s per slot.
  */
-static int ksock_tx_write(struct ksock_conn *conn, struct ksock_tx *tx)
+static int ksock_tx_write(struct ksock_conn *conn, struct ksock_tx *tx,
+			  bool queued_behind)
 {
 	struct socket *sock = conn->sock;
 	int rc;
 
 	while (tx->sent < tx->nob) {
-		bool more = tx->sent < tx->hdr_nob && tx->nob > tx->hdr_nob;
+		bool more = tx->sent < tx->hdr_nob ?
+			    tx->nob > tx->hdr_nob || queued_behind :
+			    queued_behind;
 
 		if (tx->sent < tx->hdr_nob) {
 			struct kvec kv = {
@@ -443,7 +452,7 @@ static int ksock_tx_write(struct ksock_conn *conn, struct ksock_tx *tx)
 					  left, PAGE_SIZE - offset_in_page(in));
 			int flags = MSG_DONTWAIT | MSG_NOSIGNAL;
 
-			if (len < left)
+			if (len < left || more)
 				flags |= MSG_MORE | MSG_SENDPAGE_NOTLAST;
 			rc = kernel_sendpage(sock,
 					     nth_page(bv->bv_page,
@@ -453,7 +462,8 @@ static int ksock_tx_write(struct ksock_conn *conn, struct ksock_tx *tx)
 				iov_iter_advance(&tx->payload, rc);
 		} else {
 			struct msghdr m = {
-				.msg_flags = MSG_DONTWAIT | MSG_NOSIGNAL,
+				.msg_flags = MSG_DONTWAIT | MSG_NOSIGNAL |
+					     (more ? MSG_MORE : 0),
 			};
 
 			m.msg_iter = tx->payload;
@@ -483,6 +493,7 @@ int ksock_process_tx(struct ksock_conn *conn)
 {
 	struct ksock_sched *sched = conn->sched;
 	struct ksock_tx *tx;
+	bool queued_behind;
 	int budget = 32;
 	int rc;
 
@@ -496,6 +507,7 @@ int ksock_process_tx(struct ksock_conn *conn)
 		spin_lock_bh(&sched->lock);
 		tx = list_first_entry_or_null(&conn->tx_queue, struct ksock_tx,
 					      list);
+		queued_behind = tx && !list_is_last(&tx->list, &conn->tx_queue);
 		/* write_space sets it again if space comes during the send */
 		conn->tx_ready = false;
 		spin_unlock_bh(&sched->lock);
@@ -506,7 +518,7 @@ int ksock_process_tx(struct ksock_conn *conn)
 			return KSOCK_IO_DONE;
 		}
 
-		rc = ksock_tx_write(conn, tx);
+		rc = ksock_tx_write(conn, tx, queued_behind && budget);
 		if (rc == -EAGAIN)
 			return KSOCK_IO_WAIT;
 		if (rc) {
