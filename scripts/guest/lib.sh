@@ -63,3 +63,60 @@ t_peer_addrs() {
 	local p
 	for p in $GUEST_PEERS; do echo "${p#*=}"; done
 }
+
+# t_ctl REQUEST...: ask the runner over the control channel (GUEST_CONTROL,
+# /dev/ttyS1; Documentation/testing.md, "Control channel") and wait
+# for its answer, at most T_CTL_TIMEOUT (30) s. Succeeds on "ok"; on "err"
+# or no answer prints why on stderr and fails. E.g. t_ctl link 0 off.
+t_ctl() {
+	local dev=${GUEST_CONTROL:-/dev/ttyS1} lk fd seq line buf='' rc=1 end st
+	if [ ! -c "$dev" ]; then
+		echo "t_ctl: no control channel $dev" >&2
+		return 1
+	fi
+	# one request at a time per guest: the answers share the port
+	exec {lk}>>/run/lnt-ctl.lock
+	flock "$lk"
+	seq=$(($(cat /run/lnt-ctl.seq 2>/dev/null || echo 0) + 1))
+	echo "$seq" >/run/lnt-ctl.seq
+	# raw, no echo (an echo would send the runner's answers back to it)
+	stty -F "$dev" raw -echo clocal 2>/dev/null
+	exec {fd}<>"$dev"
+	printf '%s %s\n' "$seq" "$*" >&"$fd"
+	end=$((SECONDS + ${T_CTL_TIMEOUT:-30}))
+	echo "t_ctl: no answer in ${T_CTL_TIMEOUT:-30} s to: $seq $*" >/run/lnt-ctl.why
+	while ((SECONDS < end)); do
+		line=
+		IFS= read -r -t 1 -u "$fd" line
+		st=$?
+		if ((st > 128)); then
+			buf+=$line	# timed out inside a line: keep its start
+			continue
+		fi
+		((st == 0)) || { sleep 0.2; continue; }
+		line=$buf$line
+		buf=
+		line=${line%$'\r'}
+		case $line in
+		"ok $seq")
+			rc=0
+			break
+			;;
+		"err $seq "*)
+			echo "t_ctl: $seq $*: ${line#"err $seq "}" >/run/lnt-ctl.why
+			break
+			;;
+		esac	# anything else: a late answer to an earlier request
+	done
+	exec {fd}>&-
+	((rc == 0)) || cat /run/lnt-ctl.why >&2
+	exec {lk}>&-
+	return $rc
+}
+
+# t_link K on|off: restore or cut link K (see --link) like a cable pull: qemu
+# set_link on both of its guests, carrier gone and nothing delivered. One
+# check line, "link K off" / "link K on".
+t_link() {
+	t_check "link $1 $2" t_ctl link "$1" "$2"
+}

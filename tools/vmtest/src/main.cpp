@@ -2,6 +2,7 @@
 // lnet-vmtest: boots the guests of one test suite under qemu, links them,
 // enforces the timeout, always tears qemu down, and judges the run
 // (Documentation/testing.md).
+#include "control.hpp"
 #include "options.hpp"
 #include "process.hpp"
 #include "qemu.hpp"
@@ -153,6 +154,7 @@ void start_guests(Fleet &fleet, const Options &o, const BootFiles &boot,
 		.kernel = to_string(o.kernel),
 		.top = o.top,
 		.moddir = boot.moddir,
+		.control = guest_control_device,
 	};
 	const QemuRun qemu{
 		.kernel_image = boot.image,
@@ -184,9 +186,10 @@ void start_guests(Fleet &fleet, const Options &o, const BootFiles &boot,
 	}
 }
 
-// Waits for every guest to power off or the deadline, then stops the rest.
-// Returns how each one ended.
-std::vector<GuestExit> wait_for_guests(Fleet &fleet, const Options &o, Clock::time_point deadline)
+// Waits for every guest to power off or the deadline, serving their control
+// requests meanwhile, then stops the rest. Returns how each one ended.
+std::vector<GuestExit> wait_for_guests(Fleet &fleet, ControlServer &control, const Options &o,
+				       Clock::time_point deadline)
 {
 	auto any_running = [&] {
 		bool any = false;
@@ -196,7 +199,7 @@ std::vector<GuestExit> wait_for_guests(Fleet &fleet, const Options &o, Clock::ti
 	};
 	while (any_running() && Clock::now() < deadline) {
 		check_interrupted();
-		std::this_thread::sleep_for(100ms);
+		control.serve(100ms);
 	}
 	std::vector<GuestExit> exits(fleet.guests.size());
 	bool late = false;
@@ -262,10 +265,13 @@ int run(const Options &o)
 
 	std::vector<GuestExit> exits;
 	{
+		// qemu connects to its control socket at startup: listen first.
+		ControlServer control(o.run_dir, o.guests,
+				      ControlHandler(o.links, hmp_monitors(o.run_dir)));
 		Fleet fleet;
 		const auto deadline = Clock::now() + std::chrono::seconds(o.timeout_s);
 		start_guests(fleet, o, boot, plans);
-		exits = wait_for_guests(fleet, o, deadline);
+		exits = wait_for_guests(fleet, control, o, deadline);
 	}
 	std::vector<GuestEvidence> evidence;
 	for (const auto &plan : plans)

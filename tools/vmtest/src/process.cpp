@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "process.hpp"
 
+#include "fd.hpp"
+
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -30,37 +32,6 @@ std::string errno_text(int err)
 {
 	return std::strerror(err);
 }
-
-// An owned file descriptor.
-class Fd {
-public:
-	Fd() = default;
-	explicit Fd(int fd) : fd_(fd) {}
-	Fd(Fd &&o) noexcept : fd_(std::exchange(o.fd_, -1)) {}
-	Fd &operator=(Fd &&o) noexcept
-	{
-		if (this != &o) {
-			reset();
-			fd_ = std::exchange(o.fd_, -1);
-		}
-		return *this;
-	}
-	Fd(const Fd &) = delete;
-	Fd &operator=(const Fd &) = delete;
-	~Fd() { reset(); }
-
-	int get() const { return fd_; }
-	explicit operator bool() const { return fd_ >= 0; }
-	void reset()
-	{
-		if (fd_ >= 0)
-			::close(fd_);
-		fd_ = -1;
-	}
-
-private:
-	int fd_ = -1;
-};
 
 Fd open_or_throw(const char *path, int flags, mode_t mode = 0)
 {

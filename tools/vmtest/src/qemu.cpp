@@ -13,6 +13,11 @@ std::string kernel_append(const std::filesystem::path &top,
 	return line;
 }
 
+std::string netdev_id(int link)
+{
+	return "l" + std::to_string(link);
+}
+
 std::vector<std::string> qemu_argv(const QemuRun &run, const GuestPlan &guest)
 {
 	const auto dir = (run.run_dir / guest.name()).string();
@@ -33,12 +38,15 @@ std::vector<std::string> qemu_argv(const QemuRun &run, const GuestPlan &guest)
 		"-virtfs", "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap",
 		"-virtfs", "local,path=" + dir + ",mount_tag=out,security_model=none",
 		"-serial", "file:" + dir + "/console.log",
+		// The control channel: ttyS1, a client of the runner's socket.
+		"-chardev", "socket,id=control,path=" + dir + "/control.sock",
+		"-serial", "chardev:control",
 		"-monitor", "unix:" + dir + "/monitor.sock,server,nowait",
 		// No default user-mode NIC: the guest's NICs are its links only.
 		"-nic", "none",
 	};
 	for (const auto &nic : guest.nics) {
-		const auto id = "l" + std::to_string(nic.link);
+		const auto id = netdev_id(nic.link);
 		const auto port = std::to_string(run.link_ports[static_cast<size_t>(nic.link)]);
 		argv.push_back("-netdev");
 		argv.push_back("socket,id=" + id + "," + (nic.listens ? "listen" : "connect") +

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace vmtest {
@@ -29,6 +30,14 @@ struct QemuRun {
 // initramfs as lnt.init=.
 std::string kernel_append(const std::filesystem::path &top,
 			  std::span<const std::string> extra = {});
+
+// The qemu netdev id of link k on both of its guests ("l<k>"): the name
+// set_link takes.
+std::string netdev_id(int link);
+
+// The guest's device for its control channel (the second serial port,
+// connected to RUN/g<i>/control.sock).
+inline constexpr std::string_view guest_control_device = "/dev/ttyS1";
 
 // argv of qemu-system-x86_64 for guest (argv[0] included).
 std::vector<std::string> qemu_argv(const QemuRun &run, const GuestPlan &guest);

@@ -131,6 +131,7 @@ std::string render_env(const GuestPlan &guest, const RunEnv &run)
 		{"GUEST_KERNEL", std::string(run.kernel)},
 		{"LNET_TOP", run.top.string()},
 		{"LNET_MODDIR", run.moddir.string()},
+		{"GUEST_CONTROL", std::string(run.control)},
 	};
 	std::string out = "# Written by lnet-vmtest for " + guest.name() + "; sourced by its init.\n";
 	for (const auto &[name, value] : vars)

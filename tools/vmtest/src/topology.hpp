@@ -62,6 +62,7 @@ struct RunEnv {
 	std::string_view kernel{}; // "stock" or "debug"
 	std::filesystem::path top{};
 	std::filesystem::path moddir{};
+	std::string_view control{}; // the guest's control channel device
 };
 
 // A POSIX shell word that stands for s literally: 'it'\''s'.

@@ -28,6 +28,8 @@ Argv common_head(const std::string &guest)
 		"-virtfs", "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap",
 		"-virtfs", "local,path=" + dir + ",mount_tag=out,security_model=none",
 		"-serial", "file:" + dir + "/console.log",
+		"-chardev", "socket,id=control,path=" + dir + "/control.sock",
+		"-serial", "chardev:control",
 		"-monitor", "unix:" + dir + "/monitor.sock,server,nowait",
 		"-nic", "none",
 	};
@@ -96,6 +98,12 @@ TEST(Qemu, GuestWithoutLinksHasNoNic)
 	auto argv = qemu_argv(run, plans[0]);
 	EXPECT_EQ(argv.back(), "none");
 	EXPECT_EQ(argv[argv.size() - 2], "-nic");
+}
+
+TEST(Qemu, NetdevIdIsTheLinkNumber)
+{
+	EXPECT_EQ(netdev_id(0), "l0");
+	EXPECT_EQ(netdev_id(12), "l12");
 }
 
 TEST(Qemu, KernelAppend)

@@ -84,6 +84,7 @@ TEST(Topology, RenderEnv)
 		.kernel = "stock",
 		.top = "/w",
 		.moddir = "/w/build/stock",
+		.control = "/dev/ttyS1",
 	};
 	EXPECT_EQ(render_env(plans[1], run),
 		  "# Written by lnet-vmtest for g1; sourced by its init.\n"
@@ -96,7 +97,8 @@ TEST(Topology, RenderEnv)
 		  "GUEST_ARGS='--count 3'\n"
 		  "GUEST_KERNEL='stock'\n"
 		  "LNET_TOP='/w'\n"
-		  "LNET_MODDIR='/w/build/stock'\n");
+		  "LNET_MODDIR='/w/build/stock'\n"
+		  "GUEST_CONTROL='/dev/ttyS1'\n");
 }
 
 TEST(Topology, RenderEnvLonelyGuest)
