@@ -22,6 +22,7 @@
  */
 #include <linux/kthread.h>
 #include <linux/slab.h>
+#include <net/sock.h>
 #include <linux/lnet/acceptor.h>
 #include <linux/lnet/nidstr.h>
 #include "socklnd.h"
@@ -350,6 +351,16 @@ void ksock_conn_terminate(struct ksock_conn *conn)
 		return;
 	conn->terminated = true;
 	ksock_conn_restore_callbacks(conn);
+	/*
+	 * Closed for an error (timeout, dead or misbehaving peer): reset
+	 * instead of a FIN at release. Since "tcp: properly terminate timers
+	 * for kernel sockets" (6.1.y) a closed kernel socket has no timers,
+	 * so an orphan whose FIN is lost, or whose peer never closes its
+	 * side, would stay in FIN-WAIT forever. Our own shutdown
+	 * (-ESHUTDOWN) keeps the graceful close.
+	 */
+	if (conn->error && conn->error != -ESHUTDOWN)
+		sock_no_linger(conn->sock->sk);
 	kernel_sock_shutdown(conn->sock, SHUT_RDWR);
 	ksock_conn_abort_zc(conn);
 	if (conn->error && conn->error != -ESHUTDOWN)
