@@ -1,10 +1,13 @@
 #!/bin/bash
-# Two guests. g0 runs no LNet: socklnd_fake_server.py (a passive socklnd
-# node written from the wire spec) listens on TCP 988, steers the handshake
-# (V2 fallback, NONE, typed order) and serves lnet_lndtest's client. g1 is
-# an LNet node running lnet_lndtest.ko mode=client against g0: every client
-# check (ping, PUT/GET 0 B..1 MiB, stream) is a result on g1, and the fake
-# server's checks of our active side are results on g0.
+# Two guests. g0 runs no LNet: "lnet-sockpeer server" (a passive socklnd
+# node written from the wire spec, tools/sockpeer) listens on TCP 988,
+# steers the handshake (V2 fallback, NONE, typed order) and serves
+# lnet_lndtest's client. g1 is an LNet node running lnet_lndtest.ko
+# mode=client against g0: every client check (ping, PUT/GET 0 B..1 MiB,
+# stream) is a result on g1, and the fake server's checks of our active
+# side are results on g0.
+#
+# Needs make tools (build/tools/sockpeer/lnet-sockpeer).
 #
 # Run: lnet-vmtest --suite socklnd-active --kernel debug --guests 2 \
 #	--timeout 600 --script $LNET_TOP/tests/scenarios/socklnd-active.sh
@@ -33,8 +36,12 @@ results() {
 }
 
 if [ "$GUEST_INDEX" = 0 ]; then
-	/usr/bin/python3 "$LNET_TOP/tests/scenarios/socklnd_fake_server.py" \
-		"$me" "$peer" >/tmp/fake.out 2>&1
+	sockpeer=$LNET_TOP/build/tools/sockpeer/lnet-sockpeer
+	if [ ! -x "$sockpeer" ]; then
+		t_fail "lnet-sockpeer present" "build it with make tools"
+		exit 1
+	fi
+	"$sockpeer" server "$me" "$peer" >/tmp/fake.out 2>&1
 	rc=$?
 	results /tmp/fake.out ""
 	t_check "fake server finished cleanly" test "$rc" = 0

@@ -1,10 +1,12 @@
 #!/bin/bash
 # Two guests. g1 is an LNet node (lnet.ko, ksocklnd.ko sock_timeout=5,
-# lnet_lndtest.ko mode=server). g0 runs no LNet: socklnd_fake_peer.py (a
-# socklnd peer written from the wire spec) connects to g1's acceptor with
-# good and bad connection requests, hellos and messages. Each of its checks
-# is a result on g0; g1 then unloads everything. The console must stay
-# clean: bad input closes connections, never more.
+# lnet_lndtest.ko mode=server). g0 runs no LNet: "lnet-sockpeer peer" (a
+# socklnd peer written from the wire spec, tools/sockpeer) connects to g1's
+# acceptor with good and bad connection requests, hellos and messages. Each
+# of its checks is a result on g0; g1 then unloads everything. The console
+# must stay clean: bad input closes connections, never more.
+#
+# Needs make tools (build/tools/sockpeer/lnet-sockpeer).
 #
 # Run: lnet-vmtest --suite socklnd-bad --kernel debug --guests 2 \
 #	--timeout 600 --script $LNET_TOP/tests/scenarios/socklnd-bad.sh
@@ -14,8 +16,12 @@ peer=$(t_peer_addrs | head -n1)
 me=$(for a in $GUEST_ADDRS; do a=${a#*=}; echo "${a%/*}"; done | head -n1)
 
 if [ "$GUEST_INDEX" = 0 ]; then
-	/usr/bin/python3 "$LNET_TOP/tests/scenarios/socklnd_fake_peer.py" \
-		"$peer" "$me" >/tmp/fake.out 2>&1
+	sockpeer=$LNET_TOP/build/tools/sockpeer/lnet-sockpeer
+	if [ ! -x "$sockpeer" ]; then
+		t_fail "lnet-sockpeer present" "build it with make tools"
+		exit 1
+	fi
+	"$sockpeer" peer "$peer" "$me" >/tmp/fake.out 2>&1
 	rc=$?
 	while IFS= read -r line; do
 		case $line in

@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// The guest scenarios' test peers. Each prints one line per check ("ok X" /
+// "not ok X # why") and returns the exit status (non-zero if a check
+// failed or the run could not go on).
+#ifndef LNET_SOCKPEER_SCENARIOS_HPP
+#define LNET_SOCKPEER_SCENARIOS_HPP
+
+#include <cstdint>
+#include <ostream>
+
+namespace sockpeer {
+
+// `peer TARGET MY_IP`: a socklnd peer against the target's passive side
+// (acceptor answers and refusals, bad hellos, a Lustre-like session, bad
+// messages). The target runs lnet.ko + ksocklnd.ko sock_timeout=5 +
+// lnet_lndtest.ko mode=server (portal 42); the last check PUTs the
+// lndtest "done" marker (run 1).
+int run_peer(std::uint32_t target_ip, std::uint32_t my_ip, std::ostream &out);
+
+// `done TARGET MY_IP --run N`: PUTs lnet_lndtest's "done" marker with run
+// number N (the server's peer_done becomes at least N) from a NID no node
+// has, so that a target waiting for it may unload; ok if it is ACKed.
+int run_done(std::uint32_t target_ip, std::uint32_t my_ip, std::uint32_t run, std::ostream &out);
+
+// `server MY_IP PEER_IP`: a passive socklnd node on TCP 988 that steers
+// the handshake of lnet_lndtest's client at PEER_IP (V2 fallback, NONE,
+// typed order) and serves it.
+int run_server(std::uint32_t my_ip, std::uint32_t peer_ip, std::ostream &out);
+
+}  // namespace sockpeer
+
+#endif  // LNET_SOCKPEER_SCENARIOS_HPP

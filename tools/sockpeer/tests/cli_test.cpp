@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "cli.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <vector>
+
+namespace sockpeer {
+namespace {
+
+ParseResult parse(std::vector<std::string> args)
+{
+	return parse_args(args);
+}
+
+TEST(Cli, PeerAndServer)
+{
+	const auto p = parse({"peer", "192.0.2.2", "192.0.2.1"});
+	ASSERT_TRUE(p.command) << p.error;
+	EXPECT_EQ(p.command->mode, Command::Mode::peer);
+	EXPECT_EQ(p.command->target_ip, 0xC0000202U);
+	EXPECT_EQ(p.command->my_ip, 0xC0000201U);
+	const auto s = parse({"server", "192.0.2.1", "192.0.2.2"});
+	ASSERT_TRUE(s.command) << s.error;
+	EXPECT_EQ(s.command->mode, Command::Mode::server);
+	const auto d = parse({"done", "--run", "1000", "192.0.2.2", "192.0.2.1"});
+	ASSERT_TRUE(d.command) << d.error;
+	EXPECT_EQ(d.command->mode, Command::Mode::done);
+	EXPECT_EQ(d.command->run, 1000U);
+	EXPECT_EQ(parse({"done", "192.0.2.2", "192.0.2.1"}).command->run, 1U);
+}
+
+TEST(Cli, FuzzOptions)
+{
+	const auto f = parse({"fuzz", "--seed", "0x10", "--cases", "2500", "--parallel", "8",
+			      "--quiet-ms", "200", "--case-ms", "3000", "--log", "/tmp/x",
+			      "--fake-pool", "10.9.0.1", "192.0.2.2", "192.0.2.1"});
+	ASSERT_TRUE(f.command) << f.error;
+	const Command &c = *f.command;
+	EXPECT_EQ(c.mode, Command::Mode::fuzz);
+	EXPECT_EQ(c.fuzz.seed, 16U);
+	EXPECT_EQ(c.fuzz.cases, 2500U);
+	EXPECT_EQ(c.fuzz.parallel, 8U);
+	EXPECT_EQ(c.fuzz.quiet, std::chrono::milliseconds(200));
+	EXPECT_EQ(c.fuzz.max_case, std::chrono::milliseconds(3000));
+	EXPECT_FALSE(c.fuzz.only);
+	EXPECT_EQ(c.log_path, "/tmp/x");
+	EXPECT_EQ(fuzz::Context({0, 0, c.fake_base}).fake_nid(0), wire::tcp_nid(0x0A090001));
+
+	const auto only = parse({"fuzz", "--only", "17", "192.0.2.2", "192.0.2.1"});
+	ASSERT_TRUE(only.command) << only.error;
+	EXPECT_EQ(only.command->fuzz.only, 17U);
+	EXPECT_EQ(only.command->fuzz.seed, 1U);		// the default
+}
+
+TEST(Cli, Errors)
+{
+	const std::vector<std::vector<std::string>> bad = {
+		{},
+		{"dance"},
+		{"peer", "192.0.2.2"},
+		{"peer", "192.0.2.2", "192.0.2.1", "x"},
+		{"peer", "192.0.2.2", "not-an-ip"},
+		{"peer", "--seed", "1", "192.0.2.2", "192.0.2.1"},
+		{"fuzz", "--cases", "many", "192.0.2.2", "192.0.2.1"},
+		{"fuzz", "--cases"},
+		{"fuzz", "--parallel", "0", "192.0.2.2", "192.0.2.1"},
+		{"fuzz", "--frobnicate", "1", "192.0.2.2", "192.0.2.1"},
+		{"fuzz", "--fake-pool", "10.0.0", "192.0.2.2", "192.0.2.1"},
+		{"done", "--run", "0", "192.0.2.2", "192.0.2.1"},
+		{"done", "--seed", "1", "192.0.2.2", "192.0.2.1"},
+		// our own address in the fake pool
+		{"fuzz", "10.254.0.7", "192.0.2.1"},
+	};
+	for (const auto &args : bad) {
+		const auto r = parse_args(args);
+		std::string joined;
+		for (const auto &a : args)
+			joined += a + " ";
+		EXPECT_FALSE(r.command) << joined;
+		EXPECT_FALSE(r.error.empty()) << joined;
+	}
+	EXPECT_NE(parse({"fuzz", "--cases", "many", "192.0.2.2", "192.0.2.1"}).error.find("'many'"),
+		  std::string::npos);
+}
+
+TEST(Cli, Help)
+{
+	const auto h = parse({"--help"});
+	ASSERT_TRUE(h.command);
+	std::ostringstream out, err;
+	EXPECT_EQ(run(*h.command, out, err), 0);
+	EXPECT_NE(out.str().find("lnet-sockpeer fuzz"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace sockpeer
