@@ -119,7 +119,7 @@ step lnetctl-2 guest --suite lnetctl-2 --kernel debug --guests 2 \
 	--script "$top/tests/scenarios/lnetctl.sh"
 
 # ksocklnd between two guests (Documentation/socklnd.md, "Tests").
-for s in socklnd socklnd-active socklnd-bad socklnd-cut; do
+for s in socklnd socklnd-active socklnd-bad socklnd-cut socklnd-reboot socklnd-fuzz; do
 	step "$s" guest --suite "$s" --kernel debug --guests 2 --timeout 900 \
 		--script "$top/tests/scenarios/$s.sh"
 done
