@@ -218,10 +218,12 @@ static struct lnet_ni *lnet_ni_alloc(struct lnet_lnd *lnd, u32 net_id,
 	ni->nid = LNET_MKNID(net_id, 0);
 	ni->state = LNET_NI_STATE_INIT;
 	strscpy(ni->iface, iface, sizeof(ni->iface));
-	lnet_ni_set_credits(ni, tun && tun->credits ? tun->credits :
-				lnet_credits,
-			    tun && tun->peer_credits ? tun->peer_credits :
-				lnet_peer_credits);
+	if (tun) {
+		ni->cfg_credits = tun->credits;
+		ni->cfg_peer_credits = tun->peer_credits;
+	}
+	/* the LND's startup() may set its own defaults in their place */
+	lnet_ni_set_credits(ni, lnet_credits, lnet_peer_credits);
 	return ni;
 
 fail_ref:

@@ -117,15 +117,18 @@ void lnet_credits_return(struct lnet_msg *msg)
 }
 
 /**
- * lnet_ni_set_credits() - set an NI's send credits (from LND startup())
+ * lnet_ni_set_credits() - set an NI's default send credits (LND startup())
  * @ni: the NI
  * @credits: messages in flight on the NI; 0: no limit
  * @peer_credits: messages in flight to one peer
+ *
+ * Values given for this NI by its configuration ("lnetctl net add
+ * --credits/--peer-credits") take precedence over these defaults.
  */
 void lnet_ni_set_credits(struct lnet_ni *ni, int credits, int peer_credits)
 {
-	ni->max_tx_credits = max(credits, 0);
-	ni->peer_tx_credits = max(peer_credits, 1);
+	ni->max_tx_credits = ni->cfg_credits ?: max(credits, 0);
+	ni->peer_tx_credits = ni->cfg_peer_credits ?: max(peer_credits, 1);
 }
 EXPORT_SYMBOL_GPL(lnet_ni_set_credits);
 

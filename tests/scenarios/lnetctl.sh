@@ -347,10 +347,16 @@ lc_has "LNet fine after the bogus ioctls" "nid: 0@lo" net show
 if [ $have_tcp = 1 ]; then
 	me0=$(ip_of eth0)
 	gw=${me0%.*}.200
-	lc_ok "net add tcp0 on eth0" net add --net tcp0 --if eth0
+	# credits that differ from ksocklnd's defaults (256, 8): the NI's own
+	# configuration must win over the LND's startup() defaults
+	lc_ok "net add tcp0 on eth0" net add --net tcp0 --if eth0 \
+		--peer-credits 16 --credits 300
 	lc_has "net show: tcp0 NID" "nid: $me0@tcp" net show
 	lc_has "net show: tcp0 interface" "0: eth0" net show --net tcp0
-	lc_has "net show -v: tcp0 credits" "credits:" net show -v --net tcp0
+	lc_has "net show -v: tcp0 peer_credits as configured" "peer_credits: 16" \
+		net show -v --net tcp0
+	lc_has "net show -v: tcp0 credits as configured" "credits: 300" \
+		net show -v --net tcp0
 	lc_err "net add tcp0 on eth0 again: EEXIST" 17 net add --net tcp0 --if eth0
 	lc_err "net add with a missing interface: ENODEV (socklnd)" 19 net add --net tcp1 --if nosuch0
 	lc_err "net add --conns-per-peer (not applicable): EOPNOTSUPP" 95 net add --net tcp2 --if eth0 --conns-per-peer 4

@@ -276,6 +276,9 @@ struct lnet_ni {
 	atomic_t		lnd_calls;
 	enum lnet_ni_state	state;		/* net_lock to change */
 
+	/* from the NI's configuration (lnetctl); 0: the LND's default */
+	int			cfg_credits;
+	int			cfg_peer_credits;
 	/* net_lock; credits below zero count the queued messages */
 	int			max_tx_credits;	/* 0: no credit limit */
 	int			tx_credits;
