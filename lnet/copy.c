@@ -35,6 +35,27 @@ void lnet_msg_iter(const struct lnet_msg *msg, unsigned int dir,
 }
 EXPORT_SYMBOL_GPL(lnet_msg_iter);
 
+/**
+ * lnet_msg_sink_iter() - where an RDMA'd REPLY will land
+ * @reply: from lnet_create_reply_msg()
+ * @len: the GET's sink length
+ * @iter: the iterator (ITER_DEST) over the first @len bytes of the sink MD
+ *	(fewer if the MD is shorter), valid until @reply is finalized
+ *
+ * An LND that has the GET's target RDMA the data (o2iblnd GET_REQ)
+ * registers this buffer before the REPLY's length is known.
+ */
+void lnet_msg_sink_iter(const struct lnet_msg *reply, unsigned int len,
+			struct iov_iter *iter)
+{
+	len = reply->md ? min(len, reply->md->length) : 0;
+	if (len)
+		lnet_md_iter(reply->md, ITER_DEST, 0, len, iter);
+	else
+		iov_iter_kvec(iter, ITER_DEST, NULL, 0, 0);
+}
+EXPORT_SYMBOL_GPL(lnet_msg_sink_iter);
+
 /* Copy between page-vector payload and @i, a page at a time. */
 static size_t lnet_msg_copy_pages(const struct lnet_msg *msg, unsigned int len,
 				  struct iov_iter *i, bool to_iter)

@@ -119,10 +119,17 @@ step lnetctl-2 guest --suite lnetctl-2 --kernel debug --guests 2 \
 	--script "$top/tests/scenarios/lnetctl.sh"
 
 # ksocklnd between two guests (Documentation/socklnd.md, "Tests").
-for s in socklnd socklnd-active socklnd-bad socklnd-cut socklnd-reboot socklnd-fuzz; do
+step socklnd guest --suite socklnd --kernel debug --guests 2 --timeout 900 \
+	--script "$top/tests/scenarios/lnd.sh" --arg tcp
+for s in socklnd-active socklnd-bad socklnd-cut socklnd-reboot socklnd-fuzz; do
 	step "$s" guest --suite "$s" --kernel debug --guests 2 --timeout 900 \
 		--script "$top/tests/scenarios/$s.sh"
 done
+
+# ko2iblnd over soft-RoCE (Documentation/o2iblnd.md, "Tests"): the same
+# two-node scenario as socklnd, then its own.
+step o2iblnd guest --suite o2iblnd --kernel debug --guests 2 --timeout 900 \
+	--script "$top/tests/scenarios/lnd.sh" --arg o2ib
 
 # What make run shows, on the stock kernel: lnetctl-configured tcp0,
 # LNet ping both ways, bulk PUT/GET (needs the test-only netbench module).

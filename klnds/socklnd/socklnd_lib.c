@@ -23,24 +23,6 @@
 
 /* ---- the NI's interface ------------------------------------------------------- */
 
-static int ksock_dev_ipv4(struct net_device *dev, __be32 *ip)
-{
-	const struct in_ifaddr *ifa;
-	struct in_device *in_dev;
-
-	ASSERT_RTNL();
-	if (!(dev->flags & IFF_UP))
-		return -ENETDOWN;
-	in_dev = __in_dev_get_rtnl(dev);
-	if (!in_dev)
-		return -EADDRNOTAVAIL;
-	in_dev_for_each_ifa_rtnl(ifa, in_dev) {
-		*ip = ifa->ifa_local;
-		return 0;
-	}
-	return -EADDRNOTAVAIL;
-}
-
 /* socklnd-wire.md 2: 1 Gb -> 1, 10 Gb -> 2, 25 Gb -> 3, 100 Gb -> 4 ... */
 static int ksock_dev_conns_per_peer(struct net_device *dev)
 {
@@ -56,7 +38,8 @@ static int ksock_dev_conns_per_peer(struct net_device *dev)
 }
 
 /**
- * ksock_net_pick_iface() - the NI's interface and IPv4 address
+ * ksock_net_pick_iface() - the NI's interface, IPv4 address and bulk
+ *	connections per peer
  * @net: the net; its ifname, ip and conns_per_peer are set
  * @name: the interface named in networks=, or "" for the first
  *	non-loopback interface that is up and has an IPv4 address
@@ -65,46 +48,20 @@ static int ksock_dev_conns_per_peer(struct net_device *dev)
  */
 int ksock_net_pick_iface(struct ksock_net *net, const char *name)
 {
-	struct net_device *dev = NULL, *d;
-	__be32 ip = 0;
-	int rc = -ENODEV;
+	struct net_device *dev;
+	int rc;
 
+	rc = lnet_ipif_pick("ksocklnd", name, net->ifname, &net->ip);
+	if (rc)
+		return rc;
+	net->conns_per_peer = ksock_conns_per_peer;
+	if (net->conns_per_peer)
+		return 0;
 	rtnl_lock();
-	if (name && *name) {
-		dev = __dev_get_by_name(&init_net, name);
-		if (!dev) {
-			pr_err("ksocklnd: no interface %s\n", name);
-			goto out;
-		}
-		rc = ksock_dev_ipv4(dev, &ip);
-		if (rc) {
-			pr_err("ksocklnd: interface %s is %s\n", name,
-			       rc == -ENETDOWN ? "down" :
-			       "without an IPv4 address");
-			goto out;
-		}
-	} else {
-		for_each_netdev(&init_net, d) {
-			if (d->flags & IFF_LOOPBACK)
-				continue;
-			if (!ksock_dev_ipv4(d, &ip)) {
-				dev = d;
-				rc = 0;
-				break;
-			}
-		}
-		if (rc) {
-			pr_err("ksocklnd: no interface is up with an IPv4 address\n");
-			goto out;
-		}
-	}
-	strscpy(net->ifname, dev->name, sizeof(net->ifname));
-	net->ip = ip;
-	net->conns_per_peer = ksock_conns_per_peer ?:
-			      ksock_dev_conns_per_peer(dev);
-out:
+	dev = __dev_get_by_name(&init_net, net->ifname);
+	net->conns_per_peer = dev ? ksock_dev_conns_per_peer(dev) : 1;
 	rtnl_unlock();
-	return rc;
+	return 0;
 }
 
 /* ---- socket options ------------------------------------------------------------ */

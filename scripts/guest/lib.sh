@@ -120,3 +120,37 @@ t_ctl() {
 t_link() {
 	t_check "link $1 $2" t_ctl link "$1" "$2"
 }
+
+# t_rxe_up: a soft-RoCE device rxe0 on eth0, for ko2iblnd. The stock
+# kernel has rdma_rxe and rdma_cm as modules, the debug kernel built in.
+t_rxe_up() {
+	modprobe -q rdma_rxe 2>/dev/null
+	modprobe -q rdma_cm 2>/dev/null
+	t_check "soft-RoCE rxe0 on eth0" rdma link add rxe0 type rxe netdev eth0
+}
+
+# t_lnd_load NET [LND PARAMS...]: lnet.ko with networks=NET0(eth0) and the
+# LND of NET, "tcp" (ksocklnd) or "o2ib" (ko2iblnd over rxe0 on eth0).
+# Sets LND_NAME (the module's name, for rmmod).
+t_lnd_load() {
+	local net=$1 ko
+	shift
+	case $net in
+	tcp)
+		LND_NAME=ksocklnd
+		ko=$LNET_MODDIR/klnds/socklnd/ksocklnd.ko
+		;;
+	o2ib)
+		LND_NAME=ko2iblnd
+		ko=$LNET_MODDIR/klnds/o2iblnd/ko2iblnd.ko
+		t_rxe_up || return 1
+		;;
+	*)
+		t_fail "an LND for $net" "unknown network type"
+		return 1
+		;;
+	esac
+	t_insmod "load lnet" "$LNET_MODDIR/lnet/lnet.ko" networks="${net}0(eth0)" ||
+		return 1
+	t_insmod "load $LND_NAME" "$ko" "$@"
+}

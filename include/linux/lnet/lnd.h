@@ -105,7 +105,13 @@ size_t lnet_msg_copy_to_iter(const struct lnet_msg *msg, unsigned int len,
 size_t lnet_msg_copy_from_iter(struct lnet_msg *msg, unsigned int len,
 			       struct iov_iter *from);
 
+void lnet_msg_sink_iter(const struct lnet_msg *reply, unsigned int len,
+			struct iov_iter *iter);
+
 void lnet_ni_set_credits(struct lnet_ni *ni, int credits, int peer_credits);
+
+int lnet_ipif_pick(const char *lnd, const char *name, char *ifname,
+		   __be32 *ip);
 
 /* ---- accessors for LNDs --------------------------------------------------- */
 

@@ -1,5 +1,6 @@
 #!/bin/bash
-# Two guests, each an LNet node on tcp0(eth0) through ksocklnd. Each loads
+# Two guests, each an LNet node on NET0(eth0): NET is the argument, tcp
+# (ksocklnd) or o2ib (ko2iblnd over soft-RoCE on eth0). Each loads
 # lnet_lndtest.ko mode=both: its server, then its client against the other
 # guest (ping, PUT/GET of 0 B..1 MiB from contiguous and page MDs with every
 # byte checked, a stream with 8 in flight), so traffic flows both ways at
@@ -8,24 +9,28 @@
 # connections still up.
 #
 # Run: lnet-vmtest --suite socklnd --kernel debug --guests 2 --timeout 600 \
-#	--script $LNET_TOP/tests/scenarios/socklnd.sh
+#	--script $LNET_TOP/tests/scenarios/lnd.sh --arg tcp
 # (stock kernel: build with make modules LNET_TESTS=1)
 . "$LNET_TOP/scripts/guest/lib.sh"
 M=$LNET_MODDIR
 peer=$(t_peer_addrs | head -n1)
 me=g$GUEST_INDEX
 test_ko=$M/tests/lndtest/lnet_lndtest.ko
+net=${1:-tcp}
 
 if [ ! -f "$test_ko" ]; then
 	t_fail "lnet_lndtest.ko present" "build with LNET_TESTS=1 (stock) or make modules-debug"
 	exit 1
 fi
-t_insmod "load lnet" "$M/lnet/lnet.ko" networks="tcp0(eth0)" || exit 1
-t_insmod "load ksocklnd" "$M/klnds/socklnd/ksocklnd.ko" dump_hello=1 || exit 1
+if [ "$net" = tcp ]; then
+	t_lnd_load tcp dump_hello=1 || exit 1
+else
+	t_lnd_load "$net" || exit 1
+fi
 
 start=$(date +%s)
-t_insmod "load lnet_lndtest (server + client of $peer@tcp)" "$test_ko" \
-	mode=both target="$peer@tcp" || exit 1
+t_insmod "load lnet_lndtest (server + client of $peer@$net)" "$test_ko" \
+	mode=both target="$peer@$net" || exit 1
 echo "client run took $(($(date +%s) - start)) s"
 
 # One result per client check (no /dev/fd in the guest: a file, not <(...)).
@@ -46,12 +51,12 @@ done </tmp/checks
 t_check "client checks reported" test "$n" -ge 30
 
 # The hellos this guest sent and received, for the record.
-dmesg | grep -E 'ksocklnd(: hello| hello:)' >/mnt/hello.txt
+[ "$net" = tcp ] && dmesg | grep -E 'ksocklnd(: hello| hello:)' >/mnt/hello.txt
 
 # Stay up (serving) until the other guest's client is done with us.
 t_retry "peer's client done" 600 \
 	grep -qx '[1-9][0-9]*' /sys/module/lnet_lndtest/parameters/peer_done
 
 t_check "unload lnet_lndtest (live connections)" rmmod lnet_lndtest
-t_check "unload ksocklnd" rmmod ksocklnd
+t_check "unload $LND_NAME" rmmod "$LND_NAME"
 t_check "unload lnet" rmmod lnet

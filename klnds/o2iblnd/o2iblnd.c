@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ko2iblnd: module load and unload, the LND operations, NI startup and
+ * shutdown, and the per-NI peer table.
+ *
+ * An NI is an IPv4 interface with an RDMA device behind it (an IPoIB
+ * interface, or an Ethernet one with RoCE or soft-RoCE). Startup binds the
+ * rdma_cm listener to the NI's address, which finds the device; the NI
+ * then owns a protection domain and a pool of tx descriptors on it.
+ * Shutdown stops the listener, closes every connection and waits until
+ * each is destroyed: by then every message we were given is finalized and
+ * no lnet_parse() for the NI can be running.
+ */
+#include <linux/hash.h>
+#include <linux/ktime.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/lnet/nidstr.h>
+#include "o2iblnd.h"
+
+struct kib_data kib_data;
+
+/* ---- peers ---------------------------------------------------------------------- */
+
+static struct hlist_head *kib_peer_bucket(struct kib_net *net, lnet_nid_t nid)
+{
+	return &net->peers[hash_64(nid, KIB_PEER_HASH_BITS)];
+}
+
+struct kib_peer *kib_peer_find_locked(struct kib_net *net, lnet_nid_t nid)
+{
+	struct kib_peer *peer;
+
+	lockdep_assert_held(&net->lock);
+	hlist_for_each_entry(peer, kib_peer_bucket(net, nid), hnode)
+		if (peer->nid == nid)
+			return peer;
+	return NULL;
+}
+
+static struct kib_peer *kib_peer_alloc(struct kib_net *net, lnet_nid_t nid,
+				       gfp_t gfp)
+{
+	struct kib_peer *peer = kzalloc(sizeof(*peer), gfp);
+
+	if (!peer)
+		return NULL;
+	kref_init(&peer->kref);		/* the table's */
+	peer->net = net;
+	peer->nid = nid;
+	INIT_LIST_HEAD(&peer->conns);
+	INIT_LIST_HEAD(&peer->passive);
+	INIT_LIST_HEAD(&peer->tx_queue);
+	peer->version = KIB_MSG_VERSION;
+	peer->queue_depth = net->queue_depth;
+	peer->max_frags = KIB_MAX_RDMA_FRAGS;
+	peer->last_alive = jiffies;
+	atomic_inc(&net->npeers);
+	return peer;
+}
+
+/*
+ * The peer @nid of @net with a reference for the caller, made if need be;
+ * NULL if out of memory or the net is going down. Called without net->lock.
+ */
+struct kib_peer *kib_peer_find_or_create(struct kib_net *net, lnet_nid_t nid,
+					 gfp_t gfp)
+{
+	struct kib_peer *peer, *new;
+
+	spin_lock_bh(&net->lock);
+	peer = kib_peer_find_locked(net, nid);
+	if (peer)
+		kib_peer_get(peer);
+	spin_unlock_bh(&net->lock);
+	if (peer)
+		return peer;
+
+	new = kib_peer_alloc(net, nid, gfp);
+	if (!new)
+		return NULL;
+	spin_lock_bh(&net->lock);
+	peer = kib_peer_find_locked(net, nid);
+	if (!peer && !net->shutdown && !net->dev_removed) {
+		hlist_add_head(&new->hnode, kib_peer_bucket(net, nid));
+		peer = new;
+		new = NULL;
+	}
+	if (peer)
+		kib_peer_get(peer);
+	spin_unlock_bh(&net->lock);
+	if (new)
+		kib_peer_put(new);
+	return peer;
+}
+
+/* Take @peer off the table; it goes once its connections have. */
+void kib_peer_unhash_locked(struct kib_peer *peer)
+{
+	lockdep_assert_held(&peer->net->lock);
+	if (peer->unhashed)
+		return;
+	WARN_ON_ONCE(!list_empty(&peer->tx_queue));
+	hlist_del(&peer->hnode);
+	peer->unhashed = true;
+	kib_peer_put(peer);
+}
+
+void kib_peer_release(struct kref *kref)
+{
+	struct kib_peer *peer = container_of(kref, struct kib_peer, kref);
+	struct kib_net *net = peer->net;
+
+	WARN_ON_ONCE(!list_empty(&peer->conns));
+	WARN_ON_ONCE(!list_empty(&peer->passive));
+	WARN_ON_ONCE(!list_empty(&peer->tx_queue));
+	kfree(peer);
+	/* after the decrement @net may be freed by kib_shutdown() */
+	atomic_dec(&net->npeers);
+	wake_up_all(&kib_data.waitq);
+}
+
+/* ---- NI startup and shutdown ------------------------------------------------------ */
+
+/* Off the reaper's list; the last net stops the reaper. */
+static void kib_net_unlist(struct kib_net *net)
+{
+	mutex_lock(&kib_data.mutex);
+	spin_lock_bh(&kib_data.nets_lock);
+	list_del(&net->list);
+	spin_unlock_bh(&kib_data.nets_lock);
+	if (!--kib_data.nnets)
+		cancel_delayed_work_sync(&kib_data.reaper);
+	mutex_unlock(&kib_data.mutex);
+}
+
+static int kib_startup(struct lnet_ni *ni)
+{
+	char nidstr[LNET_NIDSTR_SIZE];
+	const char *iface = lnet_ni_iface(ni);
+	struct kib_net *net;
+	int i, rc;
+
+	net = kzalloc(sizeof(*net), GFP_KERNEL);
+	if (!net)
+		return -ENOMEM;
+	net->ni = ni;
+	spin_lock_init(&net->lock);
+	spin_lock_init(&net->pool_lock);
+	INIT_LIST_HEAD(&net->free_txs);
+	for (i = 0; i < ARRAY_SIZE(net->peers); i++)
+		INIT_HLIST_HEAD(&net->peers[i]);
+	atomic_set(&net->npeers, 0);
+	atomic_set(&net->nconns, 0);
+	/* section 2.1: microseconds since the epoch when the NI started */
+	net->incarnation = ktime_to_us(ktime_get_real());
+
+	rc = lnet_ipif_pick("ko2iblnd", *iface ? iface : kib_ipif_name,
+			    net->ifname, &net->ip);
+	if (rc)
+		goto fail_free;
+	lnet_ni_set_addr(ni, ntohl(net->ip));
+	lnet_ni_set_credits(ni, kib_credits, kib_peer_credits);
+	/* the NI's peer credits (maybe from lnetctl) are the queue depth */
+	net->queue_depth = clamp(lnet_ni_peer_credits(ni), 1, KIB_CREDITS_MAX);
+	lnet_ni_set_data(ni, net);
+
+	rc = kib_listen(net);
+	if (rc)
+		goto fail_free;
+	rc = kib_pool_init(net);
+	if (rc)
+		goto fail_listener;
+
+	mutex_lock(&kib_data.mutex);
+	if (!kib_data.nnets++)
+		queue_delayed_work(kib_data.wq, &kib_data.reaper, HZ);
+	spin_lock_bh(&kib_data.nets_lock);
+	list_add_tail(&net->list, &kib_data.nets);
+	spin_unlock_bh(&kib_data.nets_lock);
+	mutex_unlock(&kib_data.mutex);
+
+	rc = kib_listen_start(net);
+	if (rc) {
+		pr_err("ko2iblnd: %s: cannot listen: %d\n", net->ifname, rc);
+		goto fail_listed;
+	}
+	pr_info("ko2iblnd: %s up on %s (%s), queue depth %d\n",
+		lnet_nid2str(lnet_ni_nid(ni), nidstr, sizeof(nidstr)),
+		net->ifname, dev_name(&net->ibdev->dev), net->queue_depth);
+	return 0;
+
+fail_listed:
+	kib_net_unlist(net);
+	kib_pool_fini(net);
+fail_listener:
+	rdma_destroy_id(net->listener);
+	ib_dealloc_pd(net->pd);
+fail_free:
+	lnet_ni_set_data(ni, NULL);
+	kfree(net);
+	return rc;
+}
+
+static void kib_shutdown(struct lnet_ni *ni)
+{
+	struct kib_net *net = lnet_ni_data(ni);
+	char nidstr[LNET_NIDSTR_SIZE];
+
+	kib_net_unlist(net);
+	kib_net_release(net);
+	while (!wait_event_timeout(kib_data.waitq,
+				   !atomic_read(&net->nconns) &&
+				   !atomic_read(&net->npeers), 10 * HZ)) {
+		pr_info("ko2iblnd: %s: waiting for %d peers, %d connections\n",
+			lnet_nid2str(lnet_ni_nid(ni), nidstr, sizeof(nidstr)),
+			atomic_read(&net->npeers), atomic_read(&net->nconns));
+		kib_net_close_peers(net, -ESHUTDOWN);
+	}
+	/* every work item of the net's connections has run */
+	flush_workqueue(kib_data.wq);
+	if (net->pd) {
+		kib_pool_fini(net);
+		ib_dealloc_pd(net->pd);
+	}
+	lnet_ni_set_data(ni, NULL);
+	kfree(net);
+}
+
+static void kib_notify_peer_down(lnet_nid_t nid)
+{
+	struct kib_conn *conn, *tmp;
+	struct kib_peer *peer;
+	struct kib_net *net;
+
+	spin_lock_bh(&kib_data.nets_lock);
+	list_for_each_entry(net, &kib_data.nets, list) {
+		spin_lock(&net->lock);
+		peer = kib_peer_find_locked(net, nid);
+		if (peer)
+			list_for_each_entry_safe(conn, tmp, &peer->conns, list)
+				kib_conn_close_locked(conn, -EHOSTDOWN);
+		spin_unlock(&net->lock);
+	}
+	spin_unlock_bh(&kib_data.nets_lock);
+}
+
+static struct lnet_lnd kib_lnd = {
+	.owner			= THIS_MODULE,
+	.type			= LNET_LND_O2IB,
+	.startup		= kib_startup,
+	.shutdown		= kib_shutdown,
+	.send			= kib_send,
+	.recv			= kib_recv,
+	.notify_peer_down	= kib_notify_peer_down,
+};
+
+static int __init kib_module_init(void)
+{
+	int rc;
+
+	rc = kib_modparams_check();
+	if (rc)
+		return rc;
+	mutex_init(&kib_data.mutex);
+	spin_lock_init(&kib_data.nets_lock);
+	INIT_LIST_HEAD(&kib_data.nets);
+	init_waitqueue_head(&kib_data.waitq);
+	INIT_DELAYED_WORK(&kib_data.reaper, kib_reaper);
+	kib_data.wq = alloc_workqueue("ko2iblnd", WQ_MEM_RECLAIM, 0);
+	if (!kib_data.wq)
+		return -ENOMEM;
+	rc = lnet_register_lnd(&kib_lnd);
+	if (rc)
+		destroy_workqueue(kib_data.wq);
+	return rc;
+}
+
+static void __exit kib_module_exit(void)
+{
+	/* no NI of ours can exist: each holds a reference on this module */
+	lnet_unregister_lnd(&kib_lnd);
+	destroy_workqueue(kib_data.wq);
+}
+
+module_init(kib_module_init);
+module_exit(kib_module_exit);
+MODULE_DESCRIPTION("LNet InfiniBand/RoCE network driver (o2iblnd protocol V2)");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ko2iblnd module parameters (o2iblnd-wire.md section 8).
+ *
+ * Accepted but ignored, so that Lustre configurations load: map_on_demand
+ * (memory is always fast-registered per transfer), fmr_pool_size,
+ * fmr_flush_trigger, fmr_cache (no FMR), use_fastreg_gaps, ib_mtu (rdma_cm
+ * picks the path MTU), conns_per_peer (one connection per peer),
+ * peer_buffer_credits and peer_timeout (no routing), dev_failover, nscheds
+ * (completions run on ib_cq's workqueue).
+ */
+#include <linux/module.h>
+#include <linux/lnet/test-export.h>
+#include "o2iblnd.h"
+
+int kib_service = KIB_SERVICE_DEFAULT;
+module_param_named(service, kib_service, int, 0444);
+MODULE_PARM_DESC(service, "rdma_cm port (RDMA_PS_TCP) to listen on and connect to");
+
+int kib_peer_credits = 8;
+module_param_named(peer_credits, kib_peer_credits, int, 0444);
+MODULE_PARM_DESC(peer_credits, "queue depth proposed to peers: messages in flight per connection (8..255)");
+
+int kib_credits = 256;
+module_param_named(credits, kib_credits, int, 0444);
+MODULE_PARM_DESC(credits, "messages in flight per NI");
+
+int kib_peer_credits_hiw;
+module_param_named(peer_credits_hiw, kib_peer_credits_hiw, int, 0444);
+MODULE_PARM_DESC(peer_credits_hiw, "returnable credits that trigger a NOOP (0: peer_credits/2)");
+
+int kib_concurrent_sends;
+module_param_named(concurrent_sends, kib_concurrent_sends, int, 0444);
+MODULE_PARM_DESC(concurrent_sends, "sends posted at once per connection (0: the queue depth)");
+
+int kib_ntx = 512;
+module_param_named(ntx, kib_ntx, int, 0444);
+MODULE_PARM_DESC(ntx, "tx descriptors per NI");
+
+int kib_timeout = 50;
+module_param_named(timeout, kib_timeout, int, 0644);
+MODULE_PARM_DESC(timeout, "seconds a message may wait to be sent or for its completion");
+
+int kib_keepalive = 100;
+module_param_named(keepalive, kib_keepalive, int, 0644);
+MODULE_PARM_DESC(keepalive, "seconds of send idleness before a NOOP (0: never)");
+
+int kib_cksum;
+module_param_named(cksum, kib_cksum, int, 0644);
+MODULE_PARM_DESC(cksum, "checksum the messages we send (received checksums are always verified)");
+LNET_EXPORT_FOR_TEST(kib_cksum);
+
+int kib_retry_count = 5;
+module_param_named(retry_count, kib_retry_count, int, 0444);
+MODULE_PARM_DESC(retry_count, "RC transport retries (0..7)");
+
+int kib_rnr_retry_count = 6;
+module_param_named(rnr_retry_count, kib_rnr_retry_count, int, 0444);
+MODULE_PARM_DESC(rnr_retry_count, "receiver-not-ready retries (0..7, 7: forever)");
+
+int kib_use_privileged_port = 1;
+module_param_named(use_privileged_port, kib_use_privileged_port, int, 0444);
+MODULE_PARM_DESC(use_privileged_port, "connect from a port below 1024");
+
+int kib_require_privileged_port;
+module_param_named(require_privileged_port, kib_require_privileged_port, int, 0644);
+MODULE_PARM_DESC(require_privileged_port, "refuse connections from ports >= 1024");
+
+int kib_tos = -1;
+module_param_named(tos, kib_tos, int, 0444);
+MODULE_PARM_DESC(tos, "IP type of service of our connections (-1: unset)");
+
+int kib_wrq_sge = 2;
+module_param_named(wrq_sge, kib_wrq_sge, int, 0444);
+MODULE_PARM_DESC(wrq_sge, "scatter/gather entries per RDMA work request (at least; more if the device allows)");
+
+char *kib_ipif_name = "ib0";
+module_param_named(ipif_name, kib_ipif_name, charp, 0444);
+MODULE_PARM_DESC(ipif_name, "interface of an NI configured without one");
+
+#define KIB_IGNORED_INT(name, def, desc)				\
+	static int name = def;						\
+	module_param(name, int, 0444);					\
+	MODULE_PARM_DESC(name, desc " (ignored)")
+
+KIB_IGNORED_INT(map_on_demand, 1, "obsolete: memory is always registered per transfer");
+KIB_IGNORED_INT(fmr_pool_size, 512, "FMR pool size: no FMR here");
+KIB_IGNORED_INT(fmr_flush_trigger, 384, "FMR flush trigger: no FMR here");
+KIB_IGNORED_INT(fmr_cache, 1, "FMR cache: no FMR here");
+KIB_IGNORED_INT(use_fastreg_gaps, 0, "non-contiguous fast registration");
+KIB_IGNORED_INT(ib_mtu, 0, "IB MTU: rdma_cm chooses the path MTU");
+KIB_IGNORED_INT(conns_per_peer, 1, "connections per peer: always 1");
+KIB_IGNORED_INT(peer_buffer_credits, 0, "router buffer credits per peer: no routing");
+KIB_IGNORED_INT(peer_timeout, 180, "seconds before a silent peer is declared dead");
+KIB_IGNORED_INT(dev_failover, 0, "HCA failover");
+KIB_IGNORED_INT(nscheds, 0, "scheduler threads: completions run on ib_cq's workqueue");
+
+int kib_modparams_check(void)
+{
+	if (kib_peer_credits < 8 || kib_peer_credits > KIB_CREDITS_MAX) {
+		pr_err("ko2iblnd: peer_credits %d out of 8..%d\n",
+		       kib_peer_credits, KIB_CREDITS_MAX);
+		return -EINVAL;
+	}
+	if (kib_credits < kib_peer_credits) {
+		pr_err("ko2iblnd: credits %d below peer_credits %d\n",
+		       kib_credits, kib_peer_credits);
+		return -EINVAL;
+	}
+	if (kib_service <= 0 || kib_service > 65535) {
+		pr_err("ko2iblnd: service %d is no port\n", kib_service);
+		return -EINVAL;
+	}
+	if (kib_ntx < 2 * kib_peer_credits) {
+		pr_err("ko2iblnd: ntx %d below 2 x peer_credits\n", kib_ntx);
+		return -EINVAL;
+	}
+	if (kib_retry_count < 0 || kib_retry_count > 7 ||
+	    kib_rnr_retry_count < 0 || kib_rnr_retry_count > 7) {
+		pr_err("ko2iblnd: retry counts must be 0..7\n");
+		return -EINVAL;
+	}
+	if (kib_tos > 255 || kib_tos < -1) {
+		pr_err("ko2iblnd: tos %d out of -1..255\n", kib_tos);
+		return -EINVAL;
+	}
+	if (kib_wrq_sge < 1)
+		kib_wrq_sge = 1;
+	return 0;
+}
+
+/* Section 5: hiw scales with the negotiated depth; NOOP at >= this. */
+int kib_credits_hiw(int q)
+{
+	int hiw = kib_peer_credits_hiw ?: kib_peer_credits / 2;
+
+	hiw = clamp(hiw, kib_peer_credits / 2, kib_peer_credits - 1);
+	return max(1, q * hiw / kib_peer_credits);
+}
+
+int kib_concurrent_sends_for(int q)
+{
+	int n = kib_concurrent_sends ?: q;
+
+	return clamp(n, max(1, q / 2), 2 * q);
+}

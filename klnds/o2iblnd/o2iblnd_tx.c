@@ -1,0 +1,973 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Sending: the tx pool, the send() operation (IMMEDIATE, PUT_REQ, GET_REQ,
+ * o2iblnd-wire.md sections 3 and 6), credits and the posting of work
+ * requests (section 5), fast registration of sink buffers and the RDMA
+ * writes of source buffers.
+ *
+ * Every message leaves through kib_check_sends(): credit-free messages
+ * (NOOP, PUT_ACK, PUT_NAK, PUT_DONE, GET_DONE) first, then those that
+ * take a credit (IMMEDIATE, and PUT_REQ/GET_REQ once they also hold a
+ * reserved credit), never more than concurrent_sends posted at once. A
+ * posted message carries the credits we owe the peer. Sink buffers are
+ * registered with a REG_MR work request chained before the message that
+ * advertises them and invalidated (LOCAL_INV) before the LNet message
+ * completes; sources are written with RDMA WRITEs chained before the
+ * PUT_DONE/GET_DONE that tells the peer they landed (RC ordering).
+ */
+#include <linux/highmem.h>
+#include <linux/jiffies.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include <linux/lnet/nidstr.h>
+#include "o2iblnd.h"
+
+#define KIB_MAX_RDMA_WRS	16	/* per transfer */
+#define KIB_MAX_NOOPS		2	/* in flight: the peer's spare buffers */
+
+/* ---- the pool ------------------------------------------------------------------ */
+
+static void kib_tx_send_done(struct ib_cq *cq, struct ib_wc *wc);
+static void kib_tx_inv_done(struct ib_cq *cq, struct ib_wc *wc);
+static void kib_tx_unsig_done(struct ib_cq *cq, struct ib_wc *wc);
+
+int kib_pool_init(struct kib_net *net)
+{
+	struct ib_device *dev = net->ibdev;
+	int i;
+
+	spin_lock_init(&net->pool_lock);
+	INIT_LIST_HEAD(&net->free_txs);
+	net->txs = kvcalloc(kib_ntx, sizeof(*net->txs), GFP_KERNEL);
+	if (!net->txs)
+		return -ENOMEM;
+	for (i = 0; i < kib_ntx; i++) {
+		struct kib_tx *tx = &net->txs[i];
+
+		tx->net = net;
+		tx->send_cqe.done = kib_tx_send_done;
+		tx->inv_cqe.done = kib_tx_inv_done;
+		tx->unsig_cqe.done = kib_tx_unsig_done;
+		tx->msg = kmalloc(KIB_MSG_SIZE, GFP_KERNEL);
+		tx->sg = kcalloc(KIB_MAX_RDMA_FRAGS, sizeof(*tx->sg),
+				 GFP_KERNEL);
+		if (!tx->msg || !tx->sg)
+			goto fail;
+		tx->msg_dma = ib_dma_map_single(dev, tx->msg, KIB_MSG_SIZE,
+						DMA_TO_DEVICE);
+		if (ib_dma_mapping_error(dev, tx->msg_dma)) {
+			tx->msg_dma = 0;
+			goto fail;
+		}
+		tx->mr = ib_alloc_mr(net->pd, IB_MR_TYPE_MEM_REG,
+				     KIB_MAX_RDMA_FRAGS);
+		if (IS_ERR(tx->mr)) {
+			tx->mr = NULL;
+			goto fail;
+		}
+		net->ntx++;
+		list_add_tail(&tx->list, &net->free_txs);
+	}
+	return 0;
+
+fail:
+	kib_pool_fini(net);
+	return -ENOMEM;
+}
+
+void kib_pool_fini(struct kib_net *net)
+{
+	int i;
+
+	if (!net->txs)
+		return;
+	for (i = 0; i < kib_ntx; i++) {
+		struct kib_tx *tx = &net->txs[i];
+
+		if (tx->mr)
+			ib_dereg_mr(tx->mr);
+		if (tx->msg_dma)
+			ib_dma_unmap_single(net->ibdev, tx->msg_dma,
+					    KIB_MSG_SIZE, DMA_TO_DEVICE);
+		kfree(tx->sg);
+		kfree(tx->msg);
+	}
+	kvfree(net->txs);
+	net->txs = NULL;
+	net->ntx = 0;
+	INIT_LIST_HEAD(&net->free_txs);
+}
+
+struct kib_tx *kib_tx_get(struct kib_net *net)
+{
+	struct kib_tx *tx;
+
+	spin_lock_bh(&net->pool_lock);
+	tx = list_first_entry_or_null(&net->free_txs, struct kib_tx, list);
+	if (tx) {
+		list_del_init(&tx->list);
+		tx->cookie = ++net->next_cookie;
+	}
+	spin_unlock_bh(&net->pool_lock);
+	if (!tx)
+		return NULL;
+
+	tx->conn = NULL;
+	tx->queued = false;
+	tx->sending = 0;
+	tx->waiting = false;
+	tx->rsrvd = false;
+	tx->noop = false;
+	tx->status = 0;
+	tx->peer_cookie = 0;
+	tx->lntmsg[0] = NULL;
+	tx->lntmsg[1] = NULL;
+	tx->nsg = 0;
+	tx->reg_pending = false;
+	tx->inv_pending = false;
+	tx->rdma_nob = 0;
+	tx->rdma_status = 0;
+	tx->nrdma_wrs = 0;
+	tx->deadline = jiffies + kib_timeout * HZ;
+	return tx;
+}
+
+/**
+ * kib_tx_done() - a tx has nothing left to do: release it
+ * @tx: off every list, no work request outstanding
+ *
+ * Finalizes its LNet messages with tx->status. A sink registration that
+ * could not be invalidated (the connection died) stays valid until the
+ * descriptor's next registration invalidates it first.
+ *
+ * Context: no lock of ours held.
+ */
+void kib_tx_done(struct kib_tx *tx)
+{
+	struct kib_net *net = tx->net;
+	struct lnet_msg *msgs[2] = { tx->lntmsg[0], tx->lntmsg[1] };
+	int status = tx->status;
+	int i;
+
+	WARN_ON_ONCE(tx->sending);
+	if (tx->nsg) {
+		ib_dma_unmap_sg(net->ibdev, tx->sg, tx->nsg, tx->dma_dir);
+		tx->nsg = 0;
+	}
+	tx->reg_pending = false;
+	tx->inv_pending = false;
+	kfree(tx->rdma_wrs);
+	kfree(tx->rdma_sges);
+	tx->rdma_wrs = NULL;
+	tx->rdma_sges = NULL;
+	if (tx->conn) {
+		kib_conn_put(tx->conn);
+		tx->conn = NULL;
+	}
+	tx->lntmsg[0] = NULL;
+	tx->lntmsg[1] = NULL;
+
+	spin_lock_bh(&net->pool_lock);
+	list_add(&tx->list, &net->free_txs);
+	spin_unlock_bh(&net->pool_lock);
+	wake_up_all(&kib_data.waitq);
+
+	for (i = 0; i < 2; i++)
+		if (msgs[i])
+			lnet_finalize(msgs[i], status);
+}
+
+void kib_txlist_done(struct list_head *txs, int status)
+{
+	struct kib_tx *tx, *tmp;
+
+	list_for_each_entry_safe(tx, tmp, txs, list) {
+		list_del_init(&tx->list);
+		tx->sending = 0;
+		tx->waiting = false;
+		if (!tx->status)
+			tx->status = status;
+		kib_tx_done(tx);
+	}
+}
+
+void kib_tx_prep(struct kib_tx *tx, u8 type, unsigned int nob)
+{
+	tx->type = type;
+	tx->msg->hdr.type = type;
+	tx->msg->hdr.nob = nob;
+}
+
+/* ---- buffers: iterators to scatterlists, registration, RDMA --------------------------- */
+
+static struct page *kib_kaddr_page(const void *addr)
+{
+	return is_vmalloc_addr(addr) ? vmalloc_to_page(addr) :
+				       virt_to_page(addr);
+}
+
+/*
+ * One scatterlist entry per page piece of the first @nob bytes of @iter
+ * (a kvec or bvec iterator over an MD). Return the entry count or
+ * -EMSGSIZE.
+ */
+static int kib_iter_to_sg(const struct iov_iter *iter, unsigned int nob,
+			  struct scatterlist *sg, int max)
+{
+	size_t skip = iter->iov_offset;
+	unsigned long seg;
+	int n = 0;
+
+	sg_init_table(sg, max);
+	for (seg = 0; seg < iter->nr_segs && nob; seg++) {
+		const u8 *base = NULL;
+		struct page *page = NULL;
+		size_t len, off;
+
+		if (iov_iter_is_kvec(iter)) {
+			base = iter->kvec[seg].iov_base;
+			len = iter->kvec[seg].iov_len;
+			off = 0;
+		} else if (iov_iter_is_bvec(iter)) {
+			page = iter->bvec[seg].bv_page;
+			len = iter->bvec[seg].bv_len;
+			off = iter->bvec[seg].bv_offset;
+		} else {
+			return -EINVAL;
+		}
+		if (skip >= len) {
+			skip -= len;
+			continue;
+		}
+		off += skip;
+		len = min_t(size_t, len - skip, nob);
+		skip = 0;
+		while (len) {
+			size_t in_page, chunk;
+			struct page *p;
+
+			if (base) {
+				p = kib_kaddr_page(base + off);
+				in_page = offset_in_page(base + off);
+			} else {
+				p = nth_page(page, off >> PAGE_SHIFT);
+				in_page = offset_in_page(off);
+			}
+			chunk = min_t(size_t, len, PAGE_SIZE - in_page);
+			if (n == max)
+				return -EMSGSIZE;
+			sg_set_page(&sg[n++], p, chunk, in_page);
+			off += chunk;
+			len -= chunk;
+			nob -= chunk;
+		}
+	}
+	if (nob || !n)
+		return -EMSGSIZE;
+	sg_mark_end(&sg[n - 1]);
+	return n;
+}
+
+static int kib_tx_map(struct kib_tx *tx, struct iov_iter *iter,
+		      unsigned int nob, enum dma_data_direction dir)
+{
+	int n;
+
+	n = kib_iter_to_sg(iter, nob, tx->sg, KIB_MAX_RDMA_FRAGS);
+	if (n < 0)
+		return n;
+	tx->dma_dir = dir;
+	tx->nsg_dma = ib_dma_map_sg(tx->net->ibdev, tx->sg, n, dir);
+	if (!tx->nsg_dma)
+		return -ENOMEM;
+	/* unmap takes the count given to map, not the mapped count */
+	tx->nsg = n;
+	return 0;
+}
+
+/**
+ * kib_tx_map_sink() - fast-register a buffer the peer will RDMA into
+ * @tx: the tx whose message advertises it (PUT_ACK or GET_REQ)
+ * @iter: the buffer
+ * @rd: the descriptor to fill: one fragment, as FRWR users send it
+ *
+ * The REG_MR work request is posted with the message.
+ *
+ * Return: 0, -EMSGSIZE (too many pieces) or -EINVAL (a buffer whose middle
+ * pieces are not whole pages: FRWR cannot map gaps).
+ */
+int kib_tx_map_sink(struct kib_tx *tx, struct iov_iter *iter,
+		    struct kib_rdma_desc *rd)
+{
+	unsigned int nob = iov_iter_count(iter);
+	struct ib_mr *mr = tx->mr;
+	int rc, mapped;
+
+	rc = kib_tx_map(tx, iter, nob, DMA_FROM_DEVICE);
+	if (rc)
+		return rc;
+	if (tx->mr_valid) {
+		/* a registration the peer may still know: kill it first */
+		memset(&tx->inv_wr, 0, sizeof(tx->inv_wr));
+		tx->inv_wr.opcode = IB_WR_LOCAL_INV;
+		tx->inv_wr.wr_cqe = &tx->unsig_cqe;
+		tx->inv_wr.ex.invalidate_rkey = tx->valid_rkey;
+		tx->inv_pending = true;
+	}
+	ib_update_fast_reg_key(mr, ib_inc_rkey(mr->rkey));
+	mapped = ib_map_mr_sg(mr, tx->sg, tx->nsg_dma, NULL, PAGE_SIZE);
+	if (mapped != tx->nsg_dma)
+		return mapped < 0 ? mapped : -EINVAL;
+
+	memset(&tx->reg_wr, 0, sizeof(tx->reg_wr));
+	tx->reg_wr.wr.opcode = IB_WR_REG_MR;
+	tx->reg_wr.wr.wr_cqe = &tx->unsig_cqe;
+	tx->reg_wr.mr = mr;
+	tx->reg_wr.key = mr->rkey;
+	tx->reg_wr.access = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE;
+	tx->reg_pending = true;
+
+	rd->key = mr->rkey;
+	rd->nfrags = 1;
+	rd->frags[0].addr = mr->iova;
+	rd->frags[0].nob = mr->length;
+	return 0;
+}
+
+/**
+ * kib_tx_rdma_prep() - the RDMA WRITEs of @nob bytes of @src into @rd
+ * @tx: the tx that will send PUT_DONE or GET_DONE after them
+ * @src: the source buffer
+ * @rd: the peer's sink, validated by kib_msg_unpack() (host order)
+ * @nob: bytes to write
+ *
+ * Each write covers one piece of one sink fragment with up to the
+ * device's SGEs of the (DMA-mapped, unregistered) source.
+ *
+ * Return: 0 or -errno; then nothing is written and the completion
+ * message carries the error.
+ */
+int kib_tx_rdma_prep(struct kib_tx *tx, struct iov_iter *src,
+		     const struct kib_rdma_desc *rd, unsigned int nob)
+{
+	struct kib_net *net = tx->net;
+	u32 lkey = net->pd->local_dma_lkey;
+	struct scatterlist *sg;
+	unsigned int sg_off = 0, frag = 0, frag_off = 0, done = 0, total = 0;
+	int nwr = 0, nsge = 0, i, rc, max_sges;
+
+	if (!nob)
+		return 0;
+	for (i = 0; i < rd->nfrags; i++)
+		total += rd->frags[i].nob;
+	if (total < nob)
+		return -EMSGSIZE;
+
+	rc = kib_tx_map(tx, src, nob, DMA_TO_DEVICE);
+	if (rc)
+		return rc;
+	max_sges = tx->nsg_dma + rd->nfrags;
+	tx->rdma_wrs = kcalloc(KIB_MAX_RDMA_WRS, sizeof(*tx->rdma_wrs),
+			       GFP_ATOMIC);
+	tx->rdma_sges = kcalloc(max_sges, sizeof(*tx->rdma_sges), GFP_ATOMIC);
+	if (!tx->rdma_wrs || !tx->rdma_sges)
+		return -ENOMEM;
+
+	sg = tx->sg;
+	while (done < nob) {
+		struct ib_rdma_wr *wr;
+		unsigned int room;
+
+		while (frag < rd->nfrags && frag_off == rd->frags[frag].nob) {
+			frag++;
+			frag_off = 0;
+		}
+		if (frag == rd->nfrags || nwr == KIB_MAX_RDMA_WRS)
+			return -EMSGSIZE;
+		wr = &tx->rdma_wrs[nwr++];
+		wr->wr.opcode = IB_WR_RDMA_WRITE;
+		wr->wr.wr_cqe = &tx->unsig_cqe;
+		wr->wr.sg_list = &tx->rdma_sges[nsge];
+		wr->remote_addr = rd->frags[frag].addr + frag_off;
+		wr->rkey = rd->key;
+		room = rd->frags[frag].nob - frag_off;
+
+		while (room && done < nob && wr->wr.num_sge < net->max_sge) {
+			struct ib_sge *sge = &tx->rdma_sges[nsge];
+			unsigned int len = min3(sg_dma_len(sg) - sg_off, room,
+						nob - done);
+
+			if (nsge == max_sges)
+				return -EMSGSIZE;
+			sge->addr = sg_dma_address(sg) + sg_off;
+			sge->length = len;
+			sge->lkey = lkey;
+			nsge++;
+			wr->wr.num_sge++;
+			sg_off += len;
+			frag_off += len;
+			room -= len;
+			done += len;
+			if (sg_off == sg_dma_len(sg) && done < nob) {
+				sg = sg_next(sg);
+				sg_off = 0;
+			}
+		}
+		if (nwr > 1)
+			tx->rdma_wrs[nwr - 2].wr.next = &wr->wr;
+	}
+	tx->nrdma_wrs = nwr;
+	tx->rdma_nob = nob;
+	return 0;
+}
+
+/* ---- queueing and posting ---------------------------------------------------------- */
+
+static bool kib_type_takes_credit(u8 type)
+{
+	return type == KIB_MSG_IMMEDIATE || type == KIB_MSG_PUT_REQ ||
+	       type == KIB_MSG_GET_REQ;
+}
+
+void kib_queue_tx_locked(struct kib_conn *conn, struct kib_tx *tx)
+{
+	lockdep_assert_held(&conn->lock);
+	if (!tx->conn) {
+		kib_conn_get(conn);
+		tx->conn = conn;
+	}
+	tx->queued = true;
+	tx->deadline = jiffies + kib_timeout * HZ;
+	if (!kib_type_takes_credit(tx->type))
+		list_add_tail(&tx->list, &conn->tx_noops);
+	else if (tx->type == KIB_MSG_IMMEDIATE)
+		list_add_tail(&tx->list, &conn->tx_queue);
+	else
+		list_add_tail(&tx->list, &conn->tx_queue_rsrvd);
+}
+
+void kib_queue_tx(struct kib_conn *conn, struct kib_tx *tx)
+{
+	spin_lock_bh(&conn->lock);
+	kib_queue_tx_locked(conn, tx);
+	spin_unlock_bh(&conn->lock);
+}
+
+static bool kib_keepalive_due(struct kib_conn *conn)
+{
+	return kib_keepalive &&
+	       time_after(jiffies, conn->last_send + kib_keepalive * HZ);
+}
+
+/* Section 5: a NOOP only when nothing else can carry the credits back. */
+static bool kib_need_noop_locked(struct kib_conn *conn)
+{
+	lockdep_assert_held(&conn->lock);
+	if (conn->nnoops_posted >= KIB_MAX_NOOPS ||
+	    !list_empty(&conn->tx_noops))
+		return false;
+	if (!list_empty(&conn->tx_queue) && conn->credits > 0)
+		return false;
+	return conn->outstanding_credits >= conn->credits_hiw ||
+	       kib_keepalive_due(conn);
+}
+
+static int kib_post_tx_locked(struct kib_conn *conn, struct kib_tx *tx,
+			      bool credit)
+{
+	struct kib_net *net = conn->net;
+	struct ib_send_wr *first, **link = &first;
+	unsigned int nob = tx->msg->hdr.nob;
+	int rc;
+
+	lockdep_assert_held(&conn->lock);
+	if (credit)
+		conn->credits--;
+	kib_msg_pack(tx->msg, tx->type, nob, conn->version,
+		     conn->outstanding_credits, lnet_ni_nid(net->ni),
+		     net->incarnation, conn->peer->nid, conn->peer_stamp);
+	ib_dma_sync_single_for_device(net->ibdev, tx->msg_dma, nob,
+				      DMA_TO_DEVICE);
+
+	if (tx->inv_pending) {
+		tx->inv_wr.next = NULL;
+		*link = &tx->inv_wr;
+		link = &tx->inv_wr.next;
+	}
+	if (tx->reg_pending) {
+		tx->reg_wr.wr.next = NULL;
+		*link = &tx->reg_wr.wr;
+		link = &tx->reg_wr.wr.next;
+	}
+	if (tx->nrdma_wrs) {
+		tx->rdma_wrs[tx->nrdma_wrs - 1].wr.next = NULL;
+		*link = &tx->rdma_wrs[0].wr;
+		link = &tx->rdma_wrs[tx->nrdma_wrs - 1].wr.next;
+	}
+	tx->send_sge.addr = tx->msg_dma;
+	tx->send_sge.length = nob;
+	tx->send_sge.lkey = net->pd->local_dma_lkey;
+	memset(&tx->send_wr, 0, sizeof(tx->send_wr));
+	tx->send_wr.wr_cqe = &tx->send_cqe;
+	tx->send_wr.sg_list = &tx->send_sge;
+	tx->send_wr.num_sge = 1;
+	tx->send_wr.opcode = IB_WR_SEND;
+	tx->send_wr.send_flags = IB_SEND_SIGNALED;
+	*link = &tx->send_wr;
+
+	tx->queued = false;
+	tx->sending++;
+	tx->deadline = jiffies + kib_timeout * HZ;
+	conn->nsends_posted++;
+	if (tx->noop)
+		conn->nnoops_posted++;
+	list_move_tail(&tx->list, &conn->active_txs);
+
+	rc = ib_post_send(conn->qp, first, NULL);
+	if (rc) {
+		/* the QP is broken: close_work fails everything on it */
+		tx->sending--;
+		conn->nsends_posted--;
+		if (tx->noop)
+			conn->nnoops_posted--;
+		tx->status = rc;
+		return rc;
+	}
+	conn->outstanding_credits = 0;
+	conn->last_send = jiffies;
+	if (tx->inv_pending) {
+		tx->inv_pending = false;
+		tx->mr_valid = false;
+	}
+	if (tx->reg_pending) {
+		tx->reg_pending = false;
+		tx->mr_valid = true;
+		tx->valid_rkey = tx->reg_wr.key;
+	}
+	if (tx->nrdma_wrs) {
+		/* posted: the work requests are the QP's now */
+		tx->nrdma_wrs = 0;
+	}
+	return 0;
+}
+
+/**
+ * kib_check_sends() - post what the credits and limits allow
+ * @conn: the connection
+ *
+ * Context: any; takes conn->lock.
+ */
+void kib_check_sends(struct kib_conn *conn)
+{
+	struct kib_tx *tx, *noop = NULL;
+	bool need_noop;
+	int rc = 0;
+
+	spin_lock_bh(&conn->lock);
+	if (conn->state != KIB_CONN_ESTABLISHED) {
+		spin_unlock_bh(&conn->lock);
+		return;
+	}
+	while (conn->reserved_credits > 0 &&
+	       !list_empty(&conn->tx_queue_rsrvd)) {
+		tx = list_first_entry(&conn->tx_queue_rsrvd, struct kib_tx,
+				      list);
+		list_move_tail(&tx->list, &conn->tx_queue);
+		conn->reserved_credits--;
+		tx->rsrvd = true;
+	}
+	need_noop = kib_need_noop_locked(conn);
+	spin_unlock_bh(&conn->lock);
+
+	if (need_noop) {
+		noop = kib_tx_get(conn->net);
+		if (noop) {
+			kib_tx_prep(noop, KIB_MSG_NOOP, KIB_MSG_HDR_NOB);
+			noop->noop = true;
+		}
+	}
+
+	spin_lock_bh(&conn->lock);
+	if (noop && conn->state == KIB_CONN_ESTABLISHED &&
+	    kib_need_noop_locked(conn)) {
+		kib_queue_tx_locked(conn, noop);
+		noop = NULL;
+	}
+	while (conn->state == KIB_CONN_ESTABLISHED &&
+	       conn->nsends_posted < conn->max_sends) {
+		bool credit;
+
+		if (!list_empty(&conn->tx_noops)) {
+			tx = list_first_entry(&conn->tx_noops, struct kib_tx,
+					      list);
+			credit = false;
+		} else if (!list_empty(&conn->tx_queue) && conn->credits > 0) {
+			tx = list_first_entry(&conn->tx_queue, struct kib_tx,
+					      list);
+			credit = true;
+		} else {
+			break;
+		}
+		rc = kib_post_tx_locked(conn, tx, credit);
+		if (rc)
+			break;
+	}
+	spin_unlock_bh(&conn->lock);
+
+	if (noop)
+		kib_tx_done(noop);
+	if (rc) {
+		pr_warn_ratelimited("ko2iblnd: post failed: %d\n", rc);
+		kib_conn_close(conn, rc);
+	}
+}
+
+/* ---- completions -------------------------------------------------------------------- */
+
+static bool kib_tx_idle_locked(struct kib_tx *tx)
+{
+	if (tx->sending || tx->waiting)
+		return false;
+	list_del_init(&tx->list);
+	return true;
+}
+
+static void kib_tx_wc_error(struct kib_conn *conn, const struct ib_wc *wc,
+			    const char *what)
+{
+	char buf[LNET_NIDSTR_SIZE];
+
+	if (wc->status != IB_WC_WR_FLUSH_ERR)
+		pr_warn_ratelimited("ko2iblnd: %s: %s failed: %s\n",
+				    lnet_nid2str(conn->peer->nid, buf,
+						 sizeof(buf)),
+				    what, ib_wc_status_msg(wc->status));
+	kib_conn_close(conn, -EIO);
+}
+
+static void kib_tx_send_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct kib_tx *tx = container_of(wc->wr_cqe, struct kib_tx, send_cqe);
+	struct kib_conn *conn = tx->conn;
+	bool idle;
+
+	kib_conn_get(conn);
+	spin_lock_bh(&conn->lock);
+	tx->sending--;
+	conn->nsends_posted--;
+	if (tx->noop)
+		conn->nnoops_posted--;
+	if (wc->status != IB_WC_SUCCESS) {
+		tx->status = tx->status ?: -EIO;
+		tx->waiting = false;	/* no reply will come */
+	}
+	idle = kib_tx_idle_locked(tx);
+	spin_unlock_bh(&conn->lock);
+
+	if (wc->status != IB_WC_SUCCESS)
+		kib_tx_wc_error(conn, wc, "send");
+	if (idle)
+		kib_tx_done(tx);
+	kib_check_sends(conn);
+	kib_conn_put(conn);
+}
+
+static void kib_tx_inv_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct kib_tx *tx = container_of(wc->wr_cqe, struct kib_tx, inv_cqe);
+	struct kib_conn *conn = tx->conn;
+	bool idle;
+
+	kib_conn_get(conn);
+	spin_lock_bh(&conn->lock);
+	tx->sending--;
+	if (wc->status == IB_WC_SUCCESS)
+		tx->mr_valid = false;
+	idle = kib_tx_idle_locked(tx);
+	spin_unlock_bh(&conn->lock);
+
+	if (wc->status != IB_WC_SUCCESS)
+		kib_tx_wc_error(conn, wc, "invalidate");
+	if (idle)
+		kib_tx_done(tx);
+	kib_conn_put(conn);
+}
+
+/* Unsignaled work requests complete here only when they fail. */
+static void kib_tx_unsig_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct kib_tx *tx = container_of(wc->wr_cqe, struct kib_tx, unsig_cqe);
+
+	if (wc->status != IB_WC_SUCCESS)
+		kib_tx_wc_error(tx->conn, wc, "RDMA/registration");
+}
+
+/**
+ * kib_tx_complete_reply() - the reply @tx waited for came (or won't)
+ * @conn: its connection
+ * @tx: on conn->active_txs, waiting
+ * @status: for its LNet messages
+ *
+ * A sink registration is invalidated first: the LNet message completes
+ * only once the peer can no longer write into the buffer.
+ */
+void kib_tx_complete_reply(struct kib_conn *conn, struct kib_tx *tx,
+			   int status)
+{
+	bool idle;
+	int rc;
+
+	spin_lock_bh(&conn->lock);
+	tx->waiting = false;
+	if (status && !tx->status)
+		tx->status = status;
+	if (tx->mr_valid && conn->state == KIB_CONN_ESTABLISHED) {
+		memset(&tx->inv_wr, 0, sizeof(tx->inv_wr));
+		tx->inv_wr.opcode = IB_WR_LOCAL_INV;
+		tx->inv_wr.wr_cqe = &tx->inv_cqe;
+		tx->inv_wr.send_flags = IB_SEND_SIGNALED;
+		tx->inv_wr.ex.invalidate_rkey = tx->valid_rkey;
+		tx->sending++;
+		rc = ib_post_send(conn->qp, &tx->inv_wr, NULL);
+		if (rc)
+			tx->sending--;
+	}
+	idle = kib_tx_idle_locked(tx);
+	spin_unlock_bh(&conn->lock);
+	if (idle)
+		kib_tx_done(tx);
+}
+
+/* The active tx of @type that sent @cookie; NULL if none. */
+struct kib_tx *kib_find_waiting_tx_locked(struct kib_conn *conn, u8 type,
+					  u64 cookie)
+{
+	struct kib_tx *tx;
+
+	lockdep_assert_held(&conn->lock);
+	list_for_each_entry(tx, &conn->active_txs, list)
+		if (tx->waiting && tx->type == type && tx->cookie == cookie)
+			return tx;
+	return NULL;
+}
+
+/* Anything queued or awaiting its completion beyond its deadline? */
+bool kib_conn_timed_out(struct kib_conn *conn)
+{
+	struct list_head *queues[] = {
+		&conn->tx_noops, &conn->tx_queue, &conn->tx_queue_rsrvd,
+		&conn->active_txs,
+	};
+	struct kib_tx *tx;
+	bool late = false;
+	int i;
+
+	spin_lock(&conn->lock);
+	for (i = 0; i < ARRAY_SIZE(queues) && !late; i++)
+		list_for_each_entry(tx, queues[i], list)
+			if (time_after_eq(jiffies, tx->deadline)) {
+				late = true;
+				break;
+			}
+	spin_unlock(&conn->lock);
+	return late;
+}
+
+/* ---- send() ------------------------------------------------------------------------ */
+
+/**
+ * kib_launch_tx() - send @tx to @nid: now if connected, else once connected
+ * @net: the net
+ * @tx: prepared
+ * @nid: the peer
+ *
+ * Context: any.
+ */
+void kib_launch_tx(struct kib_net *net, struct kib_tx *tx, lnet_nid_t nid)
+{
+	struct kib_conn *conn = NULL;
+	struct kib_peer *peer;
+	int error = 0;
+
+	peer = kib_peer_find_or_create(net, nid, GFP_ATOMIC);
+	if (!peer) {
+		tx->status = -ENOMEM;
+		kib_tx_done(tx);
+		return;
+	}
+	spin_lock_bh(&net->lock);
+	if (net->shutdown || net->dev_removed) {
+		error = -ENETDOWN;
+	} else if (peer->unhashed) {
+		error = -EAGAIN;
+	} else if (!list_empty(&peer->conns)) {
+		conn = list_first_entry(&peer->conns, struct kib_conn, list);
+		kib_conn_get(conn);
+	} else {
+		tx->deadline = jiffies + kib_timeout * HZ;
+		list_add_tail(&tx->list, &peer->tx_queue);
+		if (!peer->connecting && !peer->reconnect_at)
+			kib_peer_connect_locked(peer);
+	}
+	spin_unlock_bh(&net->lock);
+	kib_peer_put(peer);
+
+	if (error == -EAGAIN) {
+		/* the peer was being forgotten as we looked it up: again */
+		kib_launch_tx(net, tx, nid);
+		return;
+	}
+	if (error) {
+		tx->status = error;
+		kib_tx_done(tx);
+		return;
+	}
+	if (conn) {
+		kib_queue_tx(conn, tx);
+		kib_check_sends(conn);
+		kib_conn_put(conn);
+	}
+}
+
+static int kib_send_immediate(struct kib_tx *tx, struct lnet_msg *msg)
+{
+	struct kib_immediate_msg *imm = &tx->msg->u.immediate;
+	unsigned int nob = lnet_msg_len(msg);
+	struct iov_iter from;
+
+	lnet_hdr_to_nid4(lnet_msg_hdr(msg), &imm->hdr);
+	if (nob) {
+		lnet_msg_iter(msg, ITER_SOURCE, &from);
+		if (copy_from_iter(imm->payload, nob, &from) != nob)
+			return -EFAULT;
+	}
+	kib_tx_prep(tx, KIB_MSG_IMMEDIATE, KIB_IMMEDIATE_HDR_NOB + nob);
+	tx->lntmsg[0] = msg;
+	return 0;
+}
+
+static int kib_send_get_req(struct kib_tx *tx, struct lnet_ni *ni,
+			    struct lnet_msg *msg)
+{
+	struct kib_getreq_msg *req = &tx->msg->u.getreq;
+	const struct lnet_hdr *hdr = lnet_msg_hdr(msg);
+	struct lnet_msg *reply;
+	struct iov_iter sink;
+	int rc;
+
+	reply = lnet_create_reply_msg(ni, msg);
+	if (!reply)
+		return -EIO;
+	lnet_msg_sink_iter(reply, hdr->msg.get.sink_length, &sink);
+	if (!iov_iter_count(&sink)) {
+		lnet_finalize(reply, -EIO);
+		return -EIO;
+	}
+	rc = kib_tx_map_sink(tx, &sink, &req->rd);
+	if (rc) {
+		lnet_finalize(reply, rc);
+		return rc;
+	}
+	lnet_hdr_to_nid4(hdr, &req->hdr);
+	req->cookie = tx->cookie;
+	kib_tx_prep(tx, KIB_MSG_GET_REQ, kib_msg_nob(KIB_MSG_GET_REQ, 1));
+	tx->lntmsg[0] = msg;
+	tx->lntmsg[1] = reply;
+	tx->waiting = true;	/* for GET_DONE */
+	return 0;
+}
+
+static int kib_send_put_req(struct kib_tx *tx, struct lnet_msg *msg)
+{
+	struct kib_putreq_msg *req = &tx->msg->u.putreq;
+
+	lnet_hdr_to_nid4(lnet_msg_hdr(msg), &req->hdr);
+	req->cookie = tx->cookie;
+	kib_tx_prep(tx, KIB_MSG_PUT_REQ, kib_msg_nob(KIB_MSG_PUT_REQ, 0));
+	tx->lntmsg[0] = msg;
+	tx->waiting = true;	/* for PUT_ACK or PUT_NAK */
+	return 0;
+}
+
+/* The REPLY of a GET that came as GET_REQ: RDMA it, then GET_DONE. */
+static int kib_send_get_done(struct kib_net *net, struct kib_rx *rx,
+			     struct lnet_msg *msg)
+{
+	struct kib_conn *conn = rx->conn;
+	struct kib_getreq_msg *req = &rx->msg->u.getreq;
+	unsigned int nob = lnet_msg_len(msg);
+	struct kib_tx *tx;
+	struct iov_iter src;
+	int rc;
+
+	tx = kib_tx_get(net);
+	if (!tx) {
+		kib_conn_close(conn, -ENOMEM);
+		kib_rx_return(rx, false);
+		return -ENOMEM;
+	}
+	lnet_msg_iter(msg, ITER_SOURCE, &src);
+	rc = kib_tx_rdma_prep(tx, &src, &req->rd, nob);
+	kib_tx_prep(tx, KIB_MSG_GET_DONE, KIB_COMPLETION_NOB);
+	tx->msg->u.completion.cookie = req->cookie;
+	tx->msg->u.completion.status = rc ?: nob;
+	tx->status = rc;
+	tx->lntmsg[0] = msg;
+	if (rc) {
+		/* nothing is written; GET_DONE carries the error */
+		kfree(tx->rdma_wrs);
+		tx->rdma_wrs = NULL;
+		tx->nrdma_wrs = 0;
+	}
+	kib_queue_tx(conn, tx);
+	kib_rx_return(rx, true);
+	return 0;
+}
+
+int kib_send(struct lnet_ni *ni, void *private, struct lnet_msg *msg)
+{
+	struct kib_net *net = lnet_ni_data(ni);
+	const struct lnet_hdr *hdr = lnet_msg_hdr(msg);
+	unsigned int nob = lnet_msg_len(msg);
+	struct kib_tx *tx;
+	int rc;
+
+	if (private)
+		return kib_send_get_done(net, private, msg);
+
+	tx = kib_tx_get(net);
+	if (!tx) {
+		pr_warn_ratelimited("ko2iblnd: out of tx descriptors (ntx=%d)\n",
+				    kib_ntx);
+		return -ENOMEM;
+	}
+	switch (hdr->type) {
+	case LNET_MSG_GET:
+		if (KIB_IMMEDIATE_HDR_NOB + hdr->msg.get.sink_length <=
+		    KIB_MSG_SIZE)
+			rc = kib_send_immediate(tx, msg);
+		else
+			rc = kib_send_get_req(tx, ni, msg);
+		break;
+	case LNET_MSG_PUT:
+	case LNET_MSG_REPLY:
+		if (nob <= KIB_IMMEDIATE_MAX)
+			rc = kib_send_immediate(tx, msg);
+		else
+			rc = kib_send_put_req(tx, msg);
+		break;
+	default:
+		rc = kib_send_immediate(tx, msg);
+		break;
+	}
+	if (rc) {
+		tx->lntmsg[0] = NULL;
+		tx->lntmsg[1] = NULL;
+		tx->waiting = false;
+		kib_tx_done(tx);
+		return rc;
+	}
+	kib_launch_tx(net, tx, msg->target.nid);
+	return 0;
+}
