@@ -121,7 +121,9 @@ step lnetctl-2 guest --suite lnetctl-2 --kernel debug --guests 2 \
 # ksocklnd between two guests (Documentation/socklnd.md, "Tests").
 step socklnd guest --suite socklnd --kernel debug --guests 2 --timeout 900 \
 	--script "$top/tests/scenarios/lnd.sh" --arg tcp
-for s in socklnd-active socklnd-bad socklnd-cut socklnd-reboot socklnd-fuzz; do
+step socklnd-cut guest --suite socklnd-cut --kernel debug --guests 2 --timeout 900 \
+	--script "$top/tests/scenarios/lnd-cut.sh" --arg tcp
+for s in socklnd-active socklnd-bad socklnd-reboot socklnd-fuzz; do
 	step "$s" guest --suite "$s" --kernel debug --guests 2 --timeout 900 \
 		--script "$top/tests/scenarios/$s.sh"
 done
@@ -130,6 +132,10 @@ done
 # two-node scenario as socklnd, then its own.
 step o2iblnd guest --suite o2iblnd --kernel debug --guests 2 --timeout 900 \
 	--script "$top/tests/scenarios/lnd.sh" --arg o2ib
+step o2iblnd-cut guest --suite o2iblnd-cut --kernel debug --guests 2 --timeout 900 \
+	--script "$top/tests/scenarios/lnd-cut.sh" --arg o2ib
+step o2iblnd-restart guest --suite o2iblnd-restart --kernel debug --guests 2 \
+	--timeout 900 --script "$top/tests/scenarios/o2iblnd-restart.sh"
 
 # What make run shows, on the stock kernel: lnetctl-configured tcp0,
 # LNet ping both ways, bulk PUT/GET (needs the test-only netbench module).

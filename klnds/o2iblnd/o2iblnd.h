@@ -303,6 +303,8 @@ struct kib_net {
 
 	spinlock_t		pool_lock;
 	struct list_head	free_txs;
+	struct list_head	stale_txs;	/* waiting for a new MR */
+	struct work_struct	stale_work;
 	struct kib_tx		*txs;
 	int			ntx;
 	u64			next_cookie;	/* pool_lock */
@@ -433,7 +435,6 @@ struct kib_tx {
 	bool			mr_valid;	/* registered, not invalidated */
 	u32			valid_rkey;	/* the key of that registration */
 	bool			reg_pending;	/* post reg_wr with the msg */
-	bool			inv_pending;	/* post inv_wr before reg_wr */
 	unsigned int		rdma_nob;
 	int			rdma_status;	/* PUT_DONE/GET_DONE status */
 

@@ -25,6 +25,12 @@
 #define KIB_TX_MAX_WRS		(KIB_MAX_RDMA_WRS + 3)	/* + inv, reg, send */
 #define KIB_MAX_NOOPS		2
 
+/* Section 4.2 step 5: a connect request gets max(5 s, timeout / 4). */
+static unsigned long kib_connect_timeout(void)
+{
+	return msecs_to_jiffies(max(5000, kib_timeout * 1000 / 4));
+}
+
 static const char *kib_nid(lnet_nid_t nid, char *buf)
 {
 	return lnet_nid2str(nid, buf, LNET_NIDSTR_SIZE);
@@ -55,8 +61,9 @@ static struct kib_conn *kib_conn_alloc(struct kib_net *net,
 	INIT_LIST_HEAD(&conn->deferred_rxs);
 	conn->rx_deferring = true;
 	mutex_init(&conn->teardown_mutex);
-	conn->deadline = jiffies +
-		msecs_to_jiffies(max(5000, kib_timeout * 1000 / 4));
+	/* resolving address and route may take their 5 s each first */
+	conn->deadline = jiffies + 2 * msecs_to_jiffies(KIB_RESOLVE_TIMEOUT_MS) +
+			 kib_connect_timeout();
 	conn->last_send = jiffies;
 	atomic_inc(&net->nconns);
 	return conn;
@@ -573,6 +580,7 @@ static int kib_active_route_resolved(struct kib_conn *conn)
 	spin_lock_bh(&conn->net->lock);
 	if (conn->state == KIB_CONN_INIT)
 		kib_set_state(conn, KIB_CONN_CONNECTING);
+	conn->deadline = jiffies + kib_connect_timeout();
 	spin_unlock_bh(&conn->net->lock);
 	return rdma_connect_locked(conn->cmid, &param);
 }
@@ -749,6 +757,8 @@ static int kib_passive_connect(struct kib_net *net, struct rdma_cm_id *cmid,
 		struct kib_conn *old, *tmp;
 
 		/* the peer restarted: its old connections are dead */
+		pr_info("ko2iblnd: %s restarted (new incarnation): closing its connections\n",
+			kib_nid(peer->nid, buf));
 		list_for_each_entry_safe(old, tmp, &peer->conns, list)
 			kib_conn_close_locked(old, -ESTALE);
 		peer->incarnation = 0;
@@ -947,6 +957,7 @@ static void kib_dev_work(struct work_struct *work)
 	kib_net_close_peers(net, -ENODEV);
 	wait_event(kib_data.waitq, !atomic_read(&net->nconns) &&
 		   !atomic_read(&net->npeers));
+	flush_work(&net->stale_work);
 	kib_pool_fini(net);
 	ib_dealloc_pd(net->pd);
 	net->pd = NULL;

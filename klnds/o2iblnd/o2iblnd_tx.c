@@ -32,6 +32,39 @@ static void kib_tx_send_done(struct ib_cq *cq, struct ib_wc *wc);
 static void kib_tx_inv_done(struct ib_cq *cq, struct ib_wc *wc);
 static void kib_tx_unsig_done(struct ib_cq *cq, struct ib_wc *wc);
 
+/*
+ * A registration that was posted but never seen invalidated (its
+ * connection died first) may still let the peer write: such a tx gets a
+ * new MR before it is used again, which kills the old registration for
+ * sure whatever the device did with the flushed work requests.
+ */
+static void kib_pool_renew_mrs(struct work_struct *work)
+{
+	struct kib_net *net = container_of(work, struct kib_net, stale_work);
+	struct kib_tx *tx, *tmp;
+	LIST_HEAD(stale);
+
+	spin_lock_bh(&net->pool_lock);
+	list_splice_init(&net->stale_txs, &stale);
+	spin_unlock_bh(&net->pool_lock);
+
+	list_for_each_entry_safe(tx, tmp, &stale, list) {
+		ib_dereg_mr(tx->mr);
+		tx->mr = ib_alloc_mr(net->pd, IB_MR_TYPE_MEM_REG,
+				     KIB_MAX_RDMA_FRAGS);
+		if (IS_ERR(tx->mr)) {
+			pr_warn_ratelimited("ko2iblnd: cannot renew an MR: %ld\n",
+					    PTR_ERR(tx->mr));
+			tx->mr = NULL;	/* this tx sends, never registers */
+		}
+		tx->mr_valid = false;
+		spin_lock_bh(&net->pool_lock);
+		list_move(&tx->list, &net->free_txs);
+		spin_unlock_bh(&net->pool_lock);
+	}
+	wake_up_all(&kib_data.waitq);
+}
+
 int kib_pool_init(struct kib_net *net)
 {
 	struct ib_device *dev = net->ibdev;
@@ -39,6 +72,8 @@ int kib_pool_init(struct kib_net *net)
 
 	spin_lock_init(&net->pool_lock);
 	INIT_LIST_HEAD(&net->free_txs);
+	INIT_LIST_HEAD(&net->stale_txs);
+	INIT_WORK(&net->stale_work, kib_pool_renew_mrs);
 	net->txs = kvcalloc(kib_ntx, sizeof(*net->txs), GFP_KERNEL);
 	if (!net->txs)
 		return -ENOMEM;
@@ -82,6 +117,7 @@ void kib_pool_fini(struct kib_net *net)
 
 	if (!net->txs)
 		return;
+	cancel_work_sync(&net->stale_work);
 	for (i = 0; i < kib_ntx; i++) {
 		struct kib_tx *tx = &net->txs[i];
 
@@ -125,7 +161,6 @@ struct kib_tx *kib_tx_get(struct kib_net *net)
 	tx->lntmsg[1] = NULL;
 	tx->nsg = 0;
 	tx->reg_pending = false;
-	tx->inv_pending = false;
 	tx->rdma_nob = 0;
 	tx->rdma_status = 0;
 	tx->nrdma_wrs = 0;
@@ -156,7 +191,6 @@ void kib_tx_done(struct kib_tx *tx)
 		tx->nsg = 0;
 	}
 	tx->reg_pending = false;
-	tx->inv_pending = false;
 	kfree(tx->rdma_wrs);
 	kfree(tx->rdma_sges);
 	tx->rdma_wrs = NULL;
@@ -169,7 +203,12 @@ void kib_tx_done(struct kib_tx *tx)
 	tx->lntmsg[1] = NULL;
 
 	spin_lock_bh(&net->pool_lock);
-	list_add(&tx->list, &net->free_txs);
+	if (tx->mr_valid) {
+		list_add_tail(&tx->list, &net->stale_txs);
+		queue_work(kib_data.wq, &net->stale_work);
+	} else {
+		list_add(&tx->list, &net->free_txs);
+	}
 	spin_unlock_bh(&net->pool_lock);
 	wake_up_all(&kib_data.waitq);
 
@@ -292,7 +331,9 @@ static int kib_tx_map(struct kib_tx *tx, struct iov_iter *iter,
  * @iter: the buffer
  * @rd: the descriptor to fill: one fragment, as FRWR users send it
  *
- * The REG_MR work request is posted with the message.
+ * The REG_MR work request is posted with the message; the registration
+ * ends with the LOCAL_INV of kib_tx_complete_reply(), or with the MR when
+ * the connection dies first (kib_pool_renew_mrs()).
  *
  * Return: 0, -EMSGSIZE (too many pieces) or -EINVAL (a buffer whose middle
  * pieces are not whole pages: FRWR cannot map gaps).
@@ -304,17 +345,11 @@ int kib_tx_map_sink(struct kib_tx *tx, struct iov_iter *iter,
 	struct ib_mr *mr = tx->mr;
 	int rc, mapped;
 
+	if (!mr || WARN_ON_ONCE(tx->mr_valid))
+		return -ENOMEM;
 	rc = kib_tx_map(tx, iter, nob, DMA_FROM_DEVICE);
 	if (rc)
 		return rc;
-	if (tx->mr_valid) {
-		/* a registration the peer may still know: kill it first */
-		memset(&tx->inv_wr, 0, sizeof(tx->inv_wr));
-		tx->inv_wr.opcode = IB_WR_LOCAL_INV;
-		tx->inv_wr.wr_cqe = &tx->unsig_cqe;
-		tx->inv_wr.ex.invalidate_rkey = tx->valid_rkey;
-		tx->inv_pending = true;
-	}
 	ib_update_fast_reg_key(mr, ib_inc_rkey(mr->rkey));
 	mapped = ib_map_mr_sg(mr, tx->sg, tx->nsg_dma, NULL, PAGE_SIZE);
 	if (mapped != tx->nsg_dma)
@@ -490,11 +525,6 @@ static int kib_post_tx_locked(struct kib_conn *conn, struct kib_tx *tx,
 	ib_dma_sync_single_for_device(net->ibdev, tx->msg_dma, nob,
 				      DMA_TO_DEVICE);
 
-	if (tx->inv_pending) {
-		tx->inv_wr.next = NULL;
-		*link = &tx->inv_wr;
-		link = &tx->inv_wr.next;
-	}
 	if (tx->reg_pending) {
 		tx->reg_wr.wr.next = NULL;
 		*link = &tx->reg_wr.wr;
@@ -536,10 +566,6 @@ static int kib_post_tx_locked(struct kib_conn *conn, struct kib_tx *tx,
 	}
 	conn->outstanding_credits = 0;
 	conn->last_send = jiffies;
-	if (tx->inv_pending) {
-		tx->inv_pending = false;
-		tx->mr_valid = false;
-	}
 	if (tx->reg_pending) {
 		tx->reg_pending = false;
 		tx->mr_valid = true;

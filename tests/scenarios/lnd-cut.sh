@@ -6,33 +6,51 @@
 #
 # g1: lnet_lndtest server. g0: client, three runs: a short one (all ok);
 # a long stream during which the link is cut: it must end, with failures,
-# while the link is still cut, within the timeouts (sock_timeout=10 closes
-# the connections that stopped moving, timeout_secs=20 bounds each
-# operation: no hang); one after the link came back (all ok: the
+# while the link is still cut, within the timeouts (the LND's timeout of
+# 10 s closes the connections that stopped moving, timeout_secs=20 bounds
+# each operation: no hang); one after the link came back (all ok: the
 # connections were re-established). Both guests then unload with
-# connections up. max_reconnectms=4000 keeps the reconnection short.
+# connections up.
+#
+# The argument is the network type: tcp (ksocklnd sock_timeout=10,
+# max_reconnectms=4000 keeps the reconnection short) or o2ib (ko2iblnd
+# timeout=10 over soft-RoCE; the RC transport's own retries may close the
+# connections first).
 #
 # Run: lnet-vmtest --suite socklnd-cut --kernel debug --guests 2 \
-#	--timeout 900 --script $LNET_TOP/tests/scenarios/socklnd-cut.sh
+#	--timeout 900 --script $LNET_TOP/tests/scenarios/lnd-cut.sh --arg tcp
 . "$LNET_TOP/scripts/guest/lib.sh"
 M=$LNET_MODDIR
 peer=$(t_peer_addrs | head -n1)
 test_ko=$M/tests/lndtest/lnet_lndtest.ko
 P=/sys/module/lnet_lndtest/parameters
 NET=/sys/class/net/eth0
+net=${1:-tcp}
+case $net in
+tcp)
+	lnd_params="sock_timeout=10 max_reconnectms=4000"
+	# whichever of its timeouts fires first: a stalled connection, or a
+	# zero-copy send the peer did not ACK
+	timed_out='ksocklnd: (connection to .* timed out|.* did not ACK a zero-copy send in)'
+	;;
+o2ib)
+	lnd_params="timeout=10"
+	# our timeout, the RC transport's retries running out, or the CM
+	timed_out='ko2iblnd: .*(messages timed out|failed: |unreachable)'
+	;;
+esac
 
 if [ ! -f "$test_ko" ]; then
 	t_fail "lnet_lndtest.ko present" "build with LNET_TESTS=1 (stock) or make modules-debug"
 	exit 1
 fi
 downs=$(cat $NET/carrier_down_count)
-t_insmod "load lnet" "$M/lnet/lnet.ko" networks="tcp0(eth0)" || exit 1
-t_insmod "load ksocklnd" "$M/klnds/socklnd/ksocklnd.ko" sock_timeout=10 \
-	max_reconnectms=4000 || exit 1
+# shellcheck disable=SC2086 # lnd_params is a list
+t_lnd_load "$net" $lnd_params || exit 1
 
 unload() {
 	t_check "unload lnet_lndtest" rmmod lnet_lndtest
-	t_check "unload ksocklnd" rmmod ksocklnd
+	t_check "unload $LND_NAME" rmmod "$LND_NAME"
 	t_check "unload lnet" rmmod lnet
 }
 
@@ -42,7 +60,7 @@ if [ "$GUEST_INDEX" != 0 ]; then
 	# the cut was on both ends of the link, not only the client's
 	t_check "server's carrier went down during the run" \
 		test "$(cat $NET/carrier_down_count)" -gt "$downs"
-	dmesg | grep 'ksocklnd:'
+	dmesg | grep "$LND_NAME:"
 	unload
 	exit 0
 fi
@@ -66,7 +84,7 @@ results() {
 
 dmesg -C
 t_insmod "load lnet_lndtest (client run 1)" "$test_ko" mode=client \
-	target="$peer@tcp" count=64 || exit 1
+	target="$peer@$net" count=64 || exit 1
 results run1
 
 # run 2: the link is cut in the middle of a long stream
@@ -80,19 +98,16 @@ t_check "run 2 busy when the link is cut" grep -qx 1 $P/client_running
 t_link 0 off || exit 1
 cut=$(date +%s)
 t_retry "carrier gone" 10 grep -qx 0 $NET/carrier
-# sock_timeout (10 s) closes the connections with data that does not
-# move; each operation, and the closing "done" PUT, gives up after
+# the LND's timeout (10 s) closes the connections with data that does
+# not move; each operation, and the closing "done" PUT, gives up after
 # timeout_secs (20 s): 90 s is ample, on TCG too
 t_retry "run 2 ended while the link is cut (no hang)" 90 grep -qx 0 $P/client_running
 echo "run 2 ended $(($(date +%s) - cut)) s after the cut"
 t_check "link still cut when run 2 ended" grep -qx 0 $NET/carrier
-dmesg | grep -E 'lnet_lndtest|ksocklnd' >/tmp/run2
+dmesg | grep -E "lnet_lndtest|$LND_NAME" >/tmp/run2
 cat /tmp/run2
 t_check "run 2 saw the cut (a check failed)" grep -q 'lnet_lndtest: not ok' /tmp/run2
-# whichever of its timeouts fires first: a stalled connection, or a
-# zero-copy send the peer did not ACK
-t_check "ksocklnd timed the stalled connections out" \
-	grep -qE 'ksocklnd: (connection to .* timed out|.* did not ACK a zero-copy send in)' /tmp/run2
+t_check "$LND_NAME timed the stalled connections out" grep -qE "$timed_out" /tmp/run2
 t_link 0 on
 t_retry "carrier back" 30 grep -qx 1 $NET/carrier
 
