@@ -136,6 +136,8 @@ step o2iblnd-cut guest --suite o2iblnd-cut --kernel debug --guests 2 --timeout 9
 	--script "$top/tests/scenarios/lnd-cut.sh" --arg o2ib
 step o2iblnd-restart guest --suite o2iblnd-restart --kernel debug --guests 2 \
 	--timeout 900 --script "$top/tests/scenarios/o2iblnd-restart.sh"
+step o2iblnd-devremove guest --suite o2iblnd-devremove --kernel debug --guests 2 \
+	--timeout 900 --script "$top/tests/scenarios/o2iblnd-devremove.sh"
 
 # What make run shows, on the stock kernel: lnetctl-configured tcp0,
 # LNet ping both ways, bulk PUT/GET (needs the test-only netbench module).

@@ -975,9 +975,12 @@ static void kib_listener_removed(struct kib_net *net)
 	if (!shutdown)
 		net->dev_removed = true;
 	spin_unlock_bh(&net->lock);
-	/* when shutting down, kib_shutdown() releases the device itself */
+	/*
+	 * When shutting down, kib_shutdown() releases the device itself.
+	 * Not on kib_wq: the release waits for work queued there.
+	 */
 	if (!shutdown)
-		queue_work(kib_data.wq, &net->dev_work);
+		queue_work(system_long_wq, &net->dev_work);
 }
 
 /**
