@@ -101,24 +101,27 @@ std::string shell_command(const std::vector<std::string> &argv)
 	return out + "\n";
 }
 
-// Waits until the guest at the listening end of a link accepts
-// connections, so that the connecting guest's qemu finds it.
-void wait_for_listener(ChildGroup &listener, const GuestPlan &who, std::uint16_t port,
+// Waits until the guest at the listening end of a link has its socket, so
+// that the connecting guest's qemu finds it. Not probed with a connection:
+// the listening qemu serves one peer.
+void wait_for_listener(ChildGroup &listener, const GuestPlan &who, const fs::path &socket,
 		       const fs::path &run)
 {
 	const auto until = Clock::now() + listen_wait;
-	while (!port_accepts(port)) {
+	while (!fs::exists(socket)) {
 		check_interrupted();
 		if (!listener.running())
-			throw std::runtime_error(who.name() + "'s qemu exited before listening on "
-						 "127.0.0.1:" + std::to_string(port) + " (see " +
+			throw std::runtime_error(who.name() + "'s qemu exited before listening on " +
+						 socket.string() + " (see " +
 						 (run / who.name() / "qemu.log").string() + ")");
 		if (Clock::now() >= until)
-			throw std::runtime_error(who.name() + " does not listen on 127.0.0.1:" +
-						 std::to_string(port) + " after " +
+			throw std::runtime_error(who.name() + " does not listen on " +
+						 socket.string() + " after " +
 						 std::to_string(listen_wait.count()) + " s");
 		std::this_thread::sleep_for(50ms);
 	}
+	// qemu binds (the file appears), then listens: let it get there
+	std::this_thread::sleep_for(200ms);
 }
 
 // scripts/guest/init.sh mounts a tmpfs on these: host files there are
@@ -146,7 +149,6 @@ void print_results(std::span<const Result> results, bool verbose, std::string_vi
 void start_guests(Fleet &fleet, const Options &o, const BootFiles &boot,
 		  std::span<const GuestPlan> plans)
 {
-	const auto ports = pick_free_ports(o.links.size());
 	const RunEnv env{
 		.guest_count = o.guests,
 		.script = o.script,
@@ -164,7 +166,6 @@ void start_guests(Fleet &fleet, const Options &o, const BootFiles &boot,
 		.mem_mb = o.mem_mb,
 		.smp = o.smp,
 		.kernel_args = o.kernel_args,
-		.link_ports = ports,
 	};
 	fleet.guests.reserve(plans.size());
 	for (const auto &plan : plans) {
@@ -176,7 +177,7 @@ void start_guests(Fleet &fleet, const Options &o, const BootFiles &boot,
 			if (nic.listens)
 				continue;
 			const auto a = static_cast<size_t>(o.links[static_cast<size_t>(nic.link)].a);
-			wait_for_listener(fleet.guests[a], plans[a], ports[static_cast<size_t>(nic.link)],
+			wait_for_listener(fleet.guests[a], plans[a], link_socket(o.run_dir, nic.link),
 					  o.run_dir);
 		}
 		fleet.guests.emplace_back(argv, dir / "qemu.log");

@@ -9,11 +9,8 @@
 #include <thread>
 #include <utility>
 
-#include <arpa/inet.h>
 #include <fcntl.h>
-#include <netinet/in.h>
 #include <sys/prctl.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -264,40 +261,6 @@ std::string run_last_line(std::span<const std::string> argv)
 	return last;
 }
 
-std::vector<std::uint16_t> pick_free_ports(size_t n)
-{
-	// Keep every socket bound until all are chosen so the ports differ.
-	std::vector<Fd> held;
-	std::vector<std::uint16_t> ports;
-	for (size_t i = 0; i < n; i++) {
-		Fd s(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
-		if (!s)
-			throw std::runtime_error("socket: " + errno_text(errno));
-		sockaddr_in addr{};
-		addr.sin_family = AF_INET;
-		addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-		addr.sin_port = 0;
-		socklen_t len = sizeof(addr);
-		if (::bind(s.get(), reinterpret_cast<sockaddr *>(&addr), sizeof(addr)) != 0 ||
-		    ::getsockname(s.get(), reinterpret_cast<sockaddr *>(&addr), &len) != 0)
-			throw std::runtime_error("cannot pick a free port: " + errno_text(errno));
-		ports.push_back(ntohs(addr.sin_port));
-		held.push_back(std::move(s));
-	}
-	return ports;
-}
-
-bool port_accepts(std::uint16_t port)
-{
-	Fd s(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
-	if (!s)
-		return false;
-	sockaddr_in addr{};
-	addr.sin_family = AF_INET;
-	addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	addr.sin_port = htons(port);
-	return ::connect(s.get(), reinterpret_cast<sockaddr *>(&addr), sizeof(addr)) == 0;
-}
 
 std::string describe_status(int status)
 {

@@ -70,12 +70,6 @@ private:
 // them to exit, then SIGKILL to the rest, and reaps them.
 void terminate_all(std::span<ChildGroup> children, std::chrono::milliseconds grace);
 
-// n distinct TCP ports on 127.0.0.1 that were free a moment ago.
-std::vector<std::uint16_t> pick_free_ports(size_t n);
-
-// True if something accepts TCP connections on 127.0.0.1:port.
-bool port_accepts(std::uint16_t port);
-
 // "signal 9", "exit status 1": a waitpid() status for messages.
 std::string describe_status(int status);
 

@@ -18,6 +18,11 @@ std::string netdev_id(int link)
 	return "l" + std::to_string(link);
 }
 
+std::filesystem::path link_socket(const std::filesystem::path &run_dir, int link)
+{
+	return run_dir / (netdev_id(link) + ".sock");
+}
+
 std::vector<std::string> qemu_argv(const QemuRun &run, const GuestPlan &guest)
 {
 	const auto dir = (run.run_dir / guest.name()).string();
@@ -47,10 +52,10 @@ std::vector<std::string> qemu_argv(const QemuRun &run, const GuestPlan &guest)
 	};
 	for (const auto &nic : guest.nics) {
 		const auto id = netdev_id(nic.link);
-		const auto port = std::to_string(run.link_ports[static_cast<size_t>(nic.link)]);
 		argv.push_back("-netdev");
-		argv.push_back("socket,id=" + id + "," + (nic.listens ? "listen" : "connect") +
-			       "=127.0.0.1:" + port);
+		argv.push_back("stream,id=" + id + ",server=" + (nic.listens ? "on" : "off") +
+			       ",addr.type=unix,addr.path=" +
+			       link_socket(run.run_dir, nic.link).string());
 		argv.push_back("-device");
 		argv.push_back("e1000,netdev=" + id + ",mac=" + nic.mac);
 	}

@@ -22,7 +22,6 @@ struct QemuRun {
 	int mem_mb = 1024;
 	int smp = 1;
 	std::span<const std::string> kernel_args{}; // extra command-line words
-	std::span<const std::uint16_t> link_ports{}; // 127.0.0.1 port of link k
 };
 
 // The kernel command line: console on the first serial port, reboot (so
@@ -34,6 +33,14 @@ std::string kernel_append(const std::filesystem::path &top,
 // The qemu netdev id of link k on both of its guests ("l<k>"): the name
 // set_link takes.
 std::string netdev_id(int link);
+
+// The Unix stream socket that carries link k's frames (run_dir/l<k>.sock):
+// its guest A's qemu listens there, guest B's connects. A Unix socket, not
+// TCP on 127.0.0.1: the host TCP connection between two qemus delays the
+// second of two back-to-back small frames by up to a delayed-ACK timeout
+// (40 ms; Nagle, qemu sets no TCP_NODELAY), which made every small-message
+// round trip in the guests a benchmark of the host's TCP stack.
+std::filesystem::path link_socket(const std::filesystem::path &run_dir, int link);
 
 // The guest's device for its control channel (the second serial port,
 // connected to RUN/g<i>/control.sock).

@@ -5,12 +5,8 @@
 
 #include <csignal>
 #include <fstream>
-#include <set>
 #include <sstream>
 
-#include <sys/socket.h>
-#include <netinet/in.h>
-#include <arpa/inet.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -114,24 +110,6 @@ TEST(Process, TerminateAllIsQuickForWellBehavedChildren)
 TEST(Process, CannotStartMissingProgram)
 {
 	EXPECT_THROW(ChildGroup(Argv{"/nonexistent/qemu"}, "/dev/null"), std::runtime_error);
-}
-
-TEST(Process, PortsAndListener)
-{
-	auto ports = pick_free_ports(4);
-	EXPECT_EQ(std::set<std::uint16_t>(ports.begin(), ports.end()).size(), 4u);
-	EXPECT_FALSE(port_accepts(ports[0]));
-
-	int s = ::socket(AF_INET, SOCK_STREAM, 0);
-	ASSERT_GE(s, 0);
-	sockaddr_in addr{};
-	addr.sin_family = AF_INET;
-	addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	addr.sin_port = htons(ports[1]);
-	ASSERT_EQ(::bind(s, reinterpret_cast<sockaddr *>(&addr), sizeof(addr)), 0);
-	ASSERT_EQ(::listen(s, 4), 0);
-	EXPECT_TRUE(port_accepts(ports[1]));
-	::close(s);
 }
 
 } // namespace

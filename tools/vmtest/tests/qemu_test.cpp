@@ -42,7 +42,6 @@ Argv concat(Argv a, const Argv &b)
 }
 
 struct TwoGuests : ::testing::Test {
-	std::array<std::uint16_t, 1> ports{40001};
 	std::vector<Link> links{{0, 1}};
 	std::vector<GuestPlan> plans = plan_guests(2, links);
 	QemuRun run{
@@ -51,7 +50,6 @@ struct TwoGuests : ::testing::Test {
 		.top = "/w",
 		.run_dir = "/w/build/vmtest/smoke",
 		.mem_mb = 1024,
-		.link_ports = ports,
 	};
 };
 
@@ -59,7 +57,8 @@ TEST_F(TwoGuests, ListeningSide)
 {
 	EXPECT_EQ(qemu_argv(run, plans[0]),
 		  concat(common_head("g0"), {
-						    "-netdev", "socket,id=l0,listen=127.0.0.1:40001",
+						    "-netdev", "stream,id=l0,server=on,addr.type=unix,"
+							    "addr.path=/w/build/vmtest/smoke/l0.sock",
 						    "-device", "e1000,netdev=l0,mac=52:54:00:00:00:00",
 					    }));
 }
@@ -68,24 +67,24 @@ TEST_F(TwoGuests, ConnectingSide)
 {
 	EXPECT_EQ(qemu_argv(run, plans[1]),
 		  concat(common_head("g1"), {
-						    "-netdev", "socket,id=l0,connect=127.0.0.1:40001",
+						    "-netdev", "stream,id=l0,server=off,addr.type=unix,"
+							    "addr.path=/w/build/vmtest/smoke/l0.sock",
 						    "-device", "e1000,netdev=l0,mac=52:54:00:00:00:01",
 					    }));
 }
 
 TEST(Qemu, MiddleOfAChainHasBothLinksInOrder)
 {
-	std::array<std::uint16_t, 2> ports{5000, 5001};
 	auto links = default_links(3);
 	auto plans = plan_guests(3, links);
 	QemuRun run{.kernel_image = "/k", .initramfs = "/i", .top = "/t", .run_dir = "/r",
-		    .mem_mb = 512, .link_ports = ports};
+		    .mem_mb = 512};
 	auto argv = qemu_argv(run, plans[1]);
 	Argv tail(argv.end() - 8, argv.end());
 	EXPECT_EQ(tail, (Argv{
-				"-netdev", "socket,id=l0,connect=127.0.0.1:5000",
+				"-netdev", "stream,id=l0,server=off,addr.type=unix,addr.path=/r/l0.sock",
 				"-device", "e1000,netdev=l0,mac=52:54:00:00:00:01",
-				"-netdev", "socket,id=l1,listen=127.0.0.1:5001",
+				"-netdev", "stream,id=l1,server=on,addr.type=unix,addr.path=/r/l1.sock",
 				"-device", "e1000,netdev=l1,mac=52:54:00:00:01:01",
 			}));
 	EXPECT_EQ(argv[8], "512");
