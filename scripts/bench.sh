@@ -10,6 +10,10 @@
 # and GET of 1 MiB with 8 in flight (baseline: iperf3 in the same
 # direction) and 0 B GET round trips with 1, 8 and 32 in flight (baseline:
 # lnet-tcprr request/response exchanges with as many in flight).
+# ko2iblnd (the same two guests over soft-RoCE, bench-net.sh o2ib): bulk
+# PUT and GET of 1 MiB with 8 in flight (baseline: ib_write_bw, 1 MiB RDMA
+# writes) and 0 B GETs with 1 and 8 in flight (baseline: ib_send_lat round
+# trips, 1e6 / (2 x one-way latency)).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -23,8 +27,11 @@ make -s tools >/dev/null
 build/tools/vmtest/lnet-vmtest --suite bench-core --kernel stock --guests 1 --smp 2 \
 	--timeout 900 --script "$top/tests/scenarios/bench-core.sh"
 build/tools/vmtest/lnet-vmtest --suite bench-net --kernel stock --guests 2 --link 0-1 \
-	--timeout 900 --script "$top/tests/scenarios/bench-net.sh"
+	--timeout 900 --script "$top/tests/scenarios/bench-net.sh" --arg tcp
+build/tools/vmtest/lnet-vmtest --suite bench-net-o2ib --kernel stock --guests 2 --link 0-1 \
+	--timeout 900 --script "$top/tests/scenarios/bench-net.sh" --arg o2ib
 raw="$top/build/vmtest/bench-core/g0/bench.txt $top/build/vmtest/bench-net/g0/bench.txt"
+raw+=" $top/build/vmtest/bench-net-o2ib/g0/bench.txt"
 
 value() { # value NAME FIELD
 	# shellcheck disable=SC2086
@@ -59,5 +66,13 @@ row "tcp: bulk GET 1 MiB x8 (base: iperf3 -R)" "$(mbit "$(value lnet-get mbytes_
 for n in 1 8 32; do
 	row "tcp: 0 B GET x$n (base: TCP req/resp x$n)" "$(value "lnet-get0-$n" ops_per_sec)" ops/s \
 		"$(value "tcp-rr-$n" per_sec)"
+done
+row "o2ib: bulk PUT 1 MiB x8 (base: ib_write_bw)" "$(mbit "$(value o2ib-put mbytes_per_sec)")" Mbit/s \
+	"$(value ib-write mbit_per_sec)"
+row "o2ib: bulk GET 1 MiB x8 (base: ib_write_bw)" "$(mbit "$(value o2ib-get mbytes_per_sec)")" Mbit/s \
+	"$(value ib-write mbit_per_sec)"
+for n in 1 8; do
+	row "o2ib: 0 B GET x$n (base: verbs send RTT x1)" "$(value "o2ib-get0-$n" ops_per_sec)" ops/s \
+		"$(value ib-rr per_sec)"
 done
 echo "csv: $csv"

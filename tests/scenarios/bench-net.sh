@@ -9,26 +9,42 @@
 # g1 serves (iperf3 -s, lnet-tcprr server, lnet_netbench role=server) until
 # g0's last client run says it is done; g0 measures and writes "key value"
 # lines to /mnt/bench.txt for scripts/bench.sh.
-# Arg: the LND's network type (tcp; o2ib once that LND exists).
+#
+# Arg: the LND's network type, tcp (above) or o2ib: ko2iblnd over soft-RoCE
+# (rxe0 on eth0); bulk PUT/GET of 1 MiB with 8 in flight vs ib_write_bw
+# (perftest, a fixed number of 1 MiB RDMA writes: its duration mode fails
+# under TCG) and 0-byte GETs with 1 and 8 in flight vs ib_send_lat (verbs
+# send/receive round trips: 1e6 / (2 x its average one-way latency in us)).
 . "$LNET_TOP/scripts/guest/lib.sh"
 M=$LNET_MODDIR
 peer=$(t_peer_addrs | head -n1)
 secs=${BENCH_SECS:-5}
 TCPRR=$LNET_TOP/build/tools/tcprr/lnet-tcprr
 out=/mnt/bench.txt
+net=${1:-tcp}
+ib_iters=${BENCH_IB_ITERS:-150}
 
-t_insmod "load lnet" "$M/lnet/lnet.ko" networks="tcp0(eth0)" || exit 1
-t_insmod "load ksocklnd" "$M/klnds/socklnd/ksocklnd.ko" || exit 1
+if [ "$net" = o2ib ]; then
+	# perftest needs user-space verbs (a module on the stock kernel)
+	modprobe -q ib_uverbs 2>/dev/null
+fi
+t_lnd_load "$net" || exit 1
 
 if [ "$GUEST_INDEX" = 1 ]; then
-	iperf3 -s -D >/dev/null 2>&1 || t_fail "iperf3 server" "did not start"
-	"$TCPRR" server --port 5202 >/tmp/tcprr.log 2>&1 &
+	if [ "$net" = o2ib ]; then
+		# one perftest server per measurement, in the client's order
+		(ib_write_bw -d rxe0 -F -s 1048576 -n "$ib_iters" >/tmp/wbw.log 2>&1
+		 ib_send_lat -d rxe0 -F -s 64 -n 1000 >/tmp/lat.log 2>&1) &
+	else
+		iperf3 -s -D >/dev/null 2>&1 || t_fail "iperf3 server" "did not start"
+		"$TCPRR" server --port 5202 >/tmp/tcprr.log 2>&1 &
+	fi
 	t_insmod "load lnet_netbench (server)" "$M/tests/bench/lnet_netbench.ko" \
 		role=server || exit 1
 	t_retry "client finished" 600 \
 		grep -qx 1 /sys/module/lnet_netbench/parameters/finished
 	t_check "unload lnet_netbench (live connections)" rmmod lnet_netbench
-	t_check "unload ksocklnd" rmmod ksocklnd
+	t_check "unload $LND_NAME" rmmod "$LND_NAME"
 	t_check "unload lnet" rmmod lnet
 	exit 0
 fi
@@ -61,7 +77,7 @@ netbench() {
 	shift
 	dmesg -C
 	if insmod "$M/tests/bench/lnet_netbench.ko" role=client \
-		target="$peer@tcp" seconds="$secs" "$@"; then
+		target="$peer@$net" seconds="$secs" "$@"; then
 		line=$(dmesg | grep -o 'lnet_netbench: op=.*' | tail -n1)
 		echo "$name $line" >>"$out"
 		t_check "$name" grep -q ' errors=0 ' <<<"$line"
@@ -85,16 +101,52 @@ tcprr() {
 	fi
 }
 
-iperf tcp-fwd
-netbench lnet-put op=put size=1048576 inflight=8
-iperf tcp-rev -R
-netbench lnet-get op=get size=1048576 inflight=8
-for n in 1 8 32; do
-	tcprr "$n"
-	[ "$n" = 32 ] && last=1 || last=0
-	netbench "lnet-get0-$n" op=get size=0 inflight="$n" last=$last
-done
+# perftest CLIENT NAME ARGS...: run a perftest client against g1 (retried
+# while its server is not up yet); its output in /tmp/NAME.out.
+perftest() {
+	local prog=$1 name=$2 i
+	shift 2
+	for ((i = 0; i < 30; i++)); do
+		"$prog" -d rxe0 -F "$@" "$peer" >"/tmp/$name.out" 2>&1 && return 0
+		sleep 1
+	done
+	cat "/tmp/$name.out"
+	return 1
+}
+
+if [ "$net" = o2ib ]; then
+	# bandwidth: "bytes iterations peak average rate" (Gb/s)
+	if perftest ib_write_bw ib-write -s 1048576 -n "$ib_iters" --report_gbits; then
+		gbit=$(awk '$1 == 1048576 { print $4 }' /tmp/ib-write.out)
+		echo "ib-write mbit_per_sec=$(awk -v g="$gbit" 'BEGIN { printf "%d", g * 1000 }')" >>"$out"
+		t_ok "ib_write_bw"
+	else
+		t_fail "ib_write_bw" "$(tail -n1 /tmp/ib-write.out)"
+	fi
+	# latency: "bytes iterations min max typical avg ..." (usec, one way)
+	if perftest ib_send_lat ib-lat -s 64 -n 1000; then
+		lat=$(awk '$1 == 64 { print $6 }' /tmp/ib-lat.out)
+		echo "ib-rr per_sec=$(awk -v l="$lat" 'BEGIN { if (l > 0) printf "%d", 1e6 / (2 * l) }') lat_us=$lat" >>"$out"
+		t_ok "ib_send_lat"
+	else
+		t_fail "ib_send_lat" "$(tail -n1 /tmp/ib-lat.out)"
+	fi
+	netbench o2ib-put op=put size=1048576 inflight=8
+	netbench o2ib-get op=get size=1048576 inflight=8
+	netbench o2ib-get0-1 op=get size=0 inflight=1
+	netbench o2ib-get0-8 op=get size=0 inflight=8 last=1
+else
+	iperf tcp-fwd
+	netbench lnet-put op=put size=1048576 inflight=8
+	iperf tcp-rev -R
+	netbench lnet-get op=get size=1048576 inflight=8
+	for n in 1 8 32; do
+		tcprr "$n"
+		[ "$n" = 32 ] && last=1 || last=0
+		netbench "lnet-get0-$n" op=get size=0 inflight="$n" last=$last
+	done
+fi
 cat "$out"
-t_check "unload ksocklnd" rmmod ksocklnd
+t_check "unload $LND_NAME" rmmod "$LND_NAME"
 t_check "unload lnet" rmmod lnet
 sleep 2
