@@ -244,7 +244,9 @@ int kib_connreq_check(struct kib_msg *msg, unsigned int nob,
 
 	if (kib_msg_unpack(msg, nob))
 		return KIB_REJECT_FATAL;
-	*version = v;
+	/* a V1 requester is never acceptable: we tell it our own version */
+	if (v == KIB_MSG_VERSION_2)
+		*version = v;
 
 	if (lim->own_nid == LNET_NID_ANY)
 		return KIB_REJECT_EARLY;
@@ -254,10 +256,8 @@ int kib_connreq_check(struct kib_msg *msg, unsigned int nob,
 		return KIB_REJECT_CONN_STALE;
 	if (msg->hdr.type != KIB_MSG_CONNREQ)
 		return KIB_REJECT_FATAL;
-	if (v == KIB_MSG_VERSION_1) {
-		*version = KIB_MSG_VERSION;
+	if (v == KIB_MSG_VERSION_1)
 		return KIB_REJECT_CONN_UNCOMPAT;
-	}
 	if (cp->queue_depth > lim->max_queue_depth)
 		return KIB_REJECT_MSG_QUEUE_SIZE;
 	if (!cp->queue_depth)

@@ -1084,6 +1084,22 @@ static void conn_req_v1_uncompat(struct kunit *test)
 	}
 }
 
+/* A V1 requester refused for another reason is told our version too */
+static void conn_req_v1_early_version(struct kunit *test)
+{
+	struct kib_accept_limits lim = lim_a;
+	u8 *b = tbuf(test);
+	struct kib_msg *msg;
+	u16 version = 0;
+
+	lim.own_nid = LNET_NID_ANY;
+	msg = connreq(b, host_be());
+	put_bytes(b, 4, T_V1, 2, host_be());
+	KUNIT_EXPECT_EQ(test, kib_connreq_check(msg, 56, &lim, &version),
+			KIB_REJECT_EARLY);
+	KUNIT_EXPECT_EQ(test, version, T_V2);
+}
+
 /* Step 7: queue depth above our peer_credits */
 static void conn_req_queue_size(struct kunit *test)
 {
@@ -1488,6 +1504,7 @@ static struct kunit_case o2iblnd_connect_cases[] = {
 	KUNIT_CASE(conn_req_stale),
 	KUNIT_CASE(conn_req_not_connreq),
 	KUNIT_CASE(conn_req_v1_uncompat),
+	KUNIT_CASE(conn_req_v1_early_version),
 	KUNIT_CASE(conn_req_queue_size),
 	KUNIT_CASE(conn_req_rdma_frags),
 	KUNIT_CASE(conn_req_msg_size),
