@@ -154,3 +154,31 @@ t_lnd_load() {
 		return 1
 	t_insmod "load $LND_NAME" "$ko" "$@"
 }
+
+# t_results_from FILE PREFIX: "ok X" / "not ok X # why" lines of FILE (a
+# test peer's or client's report) become results "PREFIXX"; other lines
+# are echoed to the log.
+t_results_from() {
+	local line rest
+	while IFS= read -r line; do
+		case $line in
+		"ok "*)
+			t_ok "$2${line#ok }"
+			;;
+		"not ok "*)
+			rest=${line#not ok }
+			t_fail "$2${rest%% # *}" "${rest#* # }"
+			;;
+		*)
+			echo "$line"
+			;;
+		esac
+	done <"$1"
+}
+
+# t_lndtest_results RUN: one result "RUN NAME" per lnet_lndtest client
+# check line in dmesg since the last dmesg -C.
+t_lndtest_results() {
+	dmesg | sed -n 's/.*lnet_lndtest: \(ok .*\|not ok .*\)$/\1/p' >/tmp/checks
+	t_results_from /tmp/checks "$1 "
+}

@@ -65,27 +65,10 @@ if [ "$GUEST_INDEX" != 0 ]; then
 	exit 0
 fi
 
-# results RUN: one result per client check line since the last dmesg -C
-results() {
-	local run=$1 line rest
-	dmesg | sed -n 's/.*lnet_lndtest: \(ok .*\|not ok .*\)$/\1/p' >/tmp/checks
-	while IFS= read -r line; do
-		case $line in
-		"ok "*)
-			t_ok "$run ${line#ok }"
-			;;
-		"not ok "*)
-			rest=${line#not ok }
-			t_fail "$run ${rest%% # *}" "${rest#* # }"
-			;;
-		esac
-	done </tmp/checks
-}
-
 dmesg -C
 t_insmod "load lnet_lndtest (client run 1)" "$test_ko" mode=client \
 	target="$peer@$net" count=64 || exit 1
-results run1
+t_lndtest_results run1
 
 # run 2: the link is cut in the middle of a long stream
 dmesg -C
@@ -117,6 +100,6 @@ echo 256 >$P/count
 echo 60 >$P/timeout_secs
 echo 1 >$P/start_client
 t_retry "run 3 ended" 300 grep -qx 0 $P/client_running
-results run3
+t_lndtest_results run3
 t_check "run 3 had no failure" grep -qx 0 $P/failures
 unload

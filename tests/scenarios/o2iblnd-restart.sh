@@ -51,23 +51,6 @@ if [ "$GUEST_INDEX" != 0 ]; then
 	exit 0
 fi
 
-# results RUN: one result per client check line since the last dmesg -C
-results() {
-	local run=$1 line rest
-	dmesg | sed -n 's/.*lnet_lndtest: \(ok .*\|not ok .*\)$/\1/p' >/tmp/checks
-	while IFS= read -r line; do
-		case $line in
-		"ok "*)
-			t_ok "$run ${line#ok }"
-			;;
-		"not ok "*)
-			rest=${line#not ok }
-			t_fail "$run ${rest%% # *}" "${rest#* # }"
-			;;
-		esac
-	done </tmp/checks
-}
-
 load_lnet() {
 	t_insmod "${1}load lnet" "$M/lnet/lnet.ko" networks="o2ib0(eth0)" &&
 		t_insmod "${1}load ko2iblnd" "$M/klnds/o2iblnd/ko2iblnd.ko"
@@ -79,7 +62,7 @@ load_lnet || exit 1
 dmesg -C
 t_insmod "load lnet_lndtest (client run 1)" "$test_ko" mode=client \
 	target="$peer@o2ib" count=64 || exit 1
-results before
+t_lndtest_results before
 
 # the crash, behind a cut link
 t_link 0 off || exit 1
@@ -93,12 +76,12 @@ t_retry "carrier back" 30 grep -qx 1 $NET/carrier
 dmesg -C
 t_insmod "load lnet_lndtest (client run 1 after the restart)" "$test_ko" \
 	mode=client target="$peer@o2ib" count=64 || exit 1
-results after1
+t_lndtest_results after1
 dmesg | grep 'ko2iblnd:'
 dmesg -C
 echo 256 >$P/count
 echo 1 >$P/start_client
 t_retry "run 2 after the restart ended" 300 grep -qx 0 $P/client_running
-results after2
+t_lndtest_results after2
 t_check "run 2 after the restart had no failure" grep -qx 0 $P/failures
 unload

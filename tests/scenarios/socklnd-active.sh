@@ -16,25 +16,6 @@ M=$LNET_MODDIR
 peer=$(t_peer_addrs | head -n1)
 me=$(for a in $GUEST_ADDRS; do a=${a#*=}; echo "${a%/*}"; done | head -n1)
 
-# results FILE PREFIX: "ok X" / "not ok X # why" lines become results
-results() {
-	local line rest
-	while IFS= read -r line; do
-		case $line in
-		"ok "*)
-			t_ok "$2${line#ok }"
-			;;
-		"not ok "*)
-			rest=${line#not ok }
-			t_fail "$2${rest%% # *}" "${rest#* # }"
-			;;
-		*)
-			echo "$line"
-			;;
-		esac
-	done <"$1"
-}
-
 if [ "$GUEST_INDEX" = 0 ]; then
 	sockpeer=$LNET_TOP/build/tools/sockpeer/lnet-sockpeer
 	if [ ! -x "$sockpeer" ]; then
@@ -43,7 +24,7 @@ if [ "$GUEST_INDEX" = 0 ]; then
 	fi
 	"$sockpeer" server "$me" "$peer" >/tmp/fake.out 2>&1
 	rc=$?
-	results /tmp/fake.out ""
+	t_results_from /tmp/fake.out ""
 	t_check "fake server finished cleanly" test "$rc" = 0
 	exit 0
 fi
@@ -59,8 +40,7 @@ t_insmod "load ksocklnd" "$M/klnds/socklnd/ksocklnd.ko" max_reconnectms=4000 ||
 	exit 1
 t_insmod "load lnet_lndtest (client of the fake server)" "$test_ko" \
 	mode=client target="$peer@tcp" || exit 1
-dmesg | sed -n 's/.*lnet_lndtest: \(ok .*\|not ok .*\)$/\1/p' >/tmp/checks
-results /tmp/checks "client "
+t_lndtest_results client
 t_check "client checks reported" test "$(wc -l </tmp/checks)" -ge 30
 t_check "unload lnet_lndtest (live connections)" rmmod lnet_lndtest
 t_check "unload ksocklnd" rmmod ksocklnd

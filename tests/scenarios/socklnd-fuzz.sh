@@ -67,30 +67,6 @@ if [ ! -x "$sockpeer" ]; then
 	exit 1
 fi
 
-# results FILE PREFIX: "ok X" / "not ok X # why" lines become results
-results() {
-	local line rest
-	while IFS= read -r line; do
-		case $line in
-		"ok "*)
-			t_ok "$2${line#ok }"
-			;;
-		"not ok "*)
-			rest=${line#not ok }
-			t_fail "$2${rest%% # *}" "${rest#* # }"
-			;;
-		*)
-			echo "$line"
-			;;
-		esac
-	done <"$1"
-}
-
-# client_results RUN: the client's check lines since the last dmesg -C
-client_results() {
-	dmesg | sed -n 's/.*lnet_lndtest: \(ok .*\|not ok .*\)$/\1/p' >/tmp/checks
-	results /tmp/checks "$1 "
-}
 
 # client_again: run the client again (in the background) and wait for it
 client_again() {
@@ -106,7 +82,7 @@ client_again() {
 client_run() {
 	dmesg -C
 	t_check "$1: client run ended" client_again
-	client_results "$1"
+	t_lndtest_results "$1"
 }
 
 t_insmod "load lnet" "$M/lnet/lnet.ko" networks="tcp0(eth0)" || exit 1
@@ -116,7 +92,7 @@ t_insmod "load ksocklnd" "$M/klnds/socklnd/ksocklnd.ko" max_reconnectms=4000 ||
 dmesg -C
 t_insmod "before: load lnet_lndtest (client of $peer@tcp)" "$test_ko" \
 	mode=client target="$peer@tcp" count=64 || exit 1
-client_results before
+t_lndtest_results before
 t_check "before: no client failure" grep -qx 0 $P/failures
 
 start=$(date +%s)
@@ -143,7 +119,7 @@ t_check "during: more client runs until the fuzz ended, none failed" test $faile
 wait $fuzz
 rc=$?
 echo "fuzz took $(($(date +%s) - start)) s"
-results /tmp/fuzz.out ""
+t_results_from /tmp/fuzz.out ""
 t_check "fuzzer finished cleanly" test "$rc" = 0
 
 client_run after
@@ -151,5 +127,5 @@ t_check "after: no client failure" grep -qx 0 $P/failures
 
 # g1 may go now
 "$sockpeer" done --run $finished "$peer" "$me" >/tmp/done.out 2>&1
-results /tmp/done.out "g1 told: "
+t_results_from /tmp/done.out "g1 told: "
 unload

@@ -74,23 +74,6 @@ if [ "$GUEST_INDEX" != 0 ]; then
 	exit 0
 fi
 
-# results RUN: one result per client check line since the last dmesg -C
-results() {
-	local run=$1 line rest
-	dmesg | sed -n 's/.*lnet_lndtest: \(ok .*\|not ok .*\)$/\1/p' >/tmp/checks
-	while IFS= read -r line; do
-		case $line in
-		"ok "*)
-			t_ok "$run ${line#ok }"
-			;;
-		"not ok "*)
-			rest=${line#not ok }
-			t_fail "$run ${rest%% # *}" "${rest#* # }"
-			;;
-		esac
-	done </tmp/checks
-}
-
 # TCP sockets of this guest to or from the survivor, any state
 tcp_to_survivor() { ss -tanH dst "$peer"; }
 
@@ -104,7 +87,7 @@ load_lnet || exit 1
 dmesg -C
 t_insmod "load lnet_lndtest (client run 1)" "$test_ko" mode=client \
 	target="$peer@tcp" count=64 || exit 1
-results before
+t_lndtest_results before
 tcp_to_survivor
 t_check "connections to the survivor up" \
 	test "$(tcp_to_survivor | grep -c ESTAB)" -ge 1
@@ -126,13 +109,13 @@ t_retry "carrier back" 30 grep -qx 1 $NET/carrier
 dmesg -C
 t_insmod "load lnet_lndtest (client run 1 after the restart)" "$test_ko" \
 	mode=client target="$peer@tcp" count=64 || exit 1
-results after1
+t_lndtest_results after1
 dmesg | grep 'ksocklnd:'
 dmesg -C
 echo 256 >$P/count
 echo 1 >$P/start_client
 t_retry "run 2 after the restart ended" 300 grep -qx 0 $P/client_running
-results after2
+t_lndtest_results after2
 t_check "run 2 after the restart had no failure" grep -qx 0 $P/failures
 tcp_to_survivor
 unload
