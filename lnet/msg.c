@@ -183,5 +183,10 @@ void lnet_set_reply_msg_len(struct lnet_ni *ni, struct lnet_msg *reply,
 	reply->hdr.payload_length = len;
 	reply->ev.ev.rlength = len;
 	reply->ev.ev.mlength = len;
+	/* never parsed, but received all the same: count it as lnet_parse() would */
+	lnet_ni_stat_add(ni, recv_count, 1);
+	lnet_ni_stat_add(ni, recv_length, len);
+	lnet_counter_add(recv_count, 1);
+	lnet_counter_add(recv_length, len);
 }
 EXPORT_SYMBOL_GPL(lnet_set_reply_msg_len);

@@ -1,0 +1,745 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The selftest RPC layer (selftest-wire.md 3): client RPCs (reply and bulk
+ * MDs on portal 52, the 160-byte request PUT without ACK), services
+ * (request buffers on the lazy portals 50 and 51, one work item per
+ * request), and a handler's active bulk and reply.
+ *
+ * Every MD is on one callback-only EQ whose handler finds its owner from
+ * md.user_ptr (struct lst_mdcb). lst_nmd counts the MDs alive, so
+ * shutdown can wait until the last one has delivered its final event.
+ */
+#include <linux/cpumask.h>
+#include <linux/jiffies.h>
+#include <linux/ktime.h>
+#include <linux/slab.h>
+#include <linux/wait.h>
+#include <linux/lnet/cpt.h>
+#include "selftest.h"
+
+struct lst_rpc_stats lst_stats;
+
+static struct lnet_handle_eq lst_eqh;
+static atomic_t lst_nmd = ATOMIC_INIT(0);
+static DECLARE_WAIT_QUEUE_HEAD(lst_md_waitq);
+static atomic64_t lst_ids;
+
+u64 lst_next_id(void)
+{
+	return atomic64_inc_return(&lst_ids);
+}
+
+/* Spread work over the CPUs of @peer's CPT, round robin. */
+void lst_queue_work(lnet_nid_t peer, struct work_struct *work)
+{
+	static atomic_t rr = ATOMIC_INIT(0);
+	const struct cpumask *mask = lnet_cpt_cpumask(lnet_cpt_of_nid(peer));
+	unsigned int n = 0, want;
+	int cpu, pick = WORK_CPU_UNBOUND;
+
+	if (!mask || cpumask_empty(mask)) {
+		queue_work(lst_wq, work);
+		return;
+	}
+	want = (unsigned int)atomic_inc_return(&rr) % cpumask_weight(mask);
+	for_each_cpu_and(cpu, mask, cpu_online_mask) {
+		pick = cpu;
+		if (n++ == want)
+			break;
+	}
+	queue_work_on(pick, lst_wq, work);
+}
+
+static void lst_eq_handler(struct lnet_event *ev)
+{
+	struct lst_mdcb *cb = ev->md.user_ptr;
+	bool last = ev->unlinked;
+
+	/* @cb may be freed by its owner once fn() saw the final event */
+	cb->fn(cb, ev);
+	if (last && atomic_dec_and_test(&lst_nmd))
+		wake_up(&lst_md_waitq);
+}
+
+static struct lnet_md lst_md(void *start, unsigned int len, bool kiov,
+			     int threshold, unsigned int options,
+			     struct lst_mdcb *cb)
+{
+	struct lnet_md md = {
+		.start		= start,
+		.length		= len,
+		.threshold	= threshold,
+		.options	= options | (kiov ? LNET_MD_KIOV : 0),
+		.user_ptr	= cb,
+		.eq_handle	= lst_eqh,
+	};
+
+	return md;
+}
+
+/* An MD on portal 52 for a peer's PUT or GET with match bits @mbits. */
+static int lst_post_passive(struct lnet_process_id from, u64 mbits,
+			    struct lnet_md md, struct lnet_handle_md *mdh)
+{
+	struct lnet_handle_me meh;
+	int rc;
+
+	rc = LNetMEAttach(LST_RDMA_PORTAL, from, mbits, 0, LNET_UNLINK,
+			  LNET_INS_AFTER, &meh);
+	if (rc)
+		return rc;
+	atomic_inc(&lst_nmd);
+	rc = LNetMDAttach(meh, md, LNET_UNLINK, mdh);
+	if (rc) {
+		atomic_dec(&lst_nmd);
+		LNetMEUnlink(meh);
+	}
+	return rc;
+}
+
+/*
+ * Replies and bulk are matched on the peer's id; a peer that is this node
+ * reaches us over loopback with another NID, so only its pid is matched.
+ */
+static struct lnet_process_id lst_match_id(struct lnet_process_id peer)
+{
+	if (LNetDist(peer.nid, NULL, NULL) == 0)
+		peer.nid = LNET_NID_ANY;
+	return peer;
+}
+
+/* ---- client RPCs ------------------------------------------------------- */
+
+static u32 lst_service_req_type(u32 service)
+{
+	switch (service) {
+	case LST_SVC_DEBUG:		return LST_MSG_DEBUG_REQST;
+	case LST_SVC_MAKE_SESSION:	return LST_MSG_MKSN_REQST;
+	case LST_SVC_REMOVE_SESSION:	return LST_MSG_RMSN_REQST;
+	case LST_SVC_BATCH:		return LST_MSG_BATCH_REQST;
+	case LST_SVC_TEST:		return LST_MSG_TEST_REQST;
+	case LST_SVC_QUERY_STAT:	return LST_MSG_STAT_REQST;
+	case LST_SVC_JOIN:		return LST_MSG_JOIN_REQST;
+	case LST_SVC_BRW:		return LST_MSG_BRW_REQST;
+	case LST_SVC_PING:		return LST_MSG_PING_REQST;
+	}
+	return ~0U;
+}
+
+static void lst_rpc_complete(struct work_struct *work)
+{
+	struct lst_rpc *rpc = container_of(work, struct lst_rpc, work);
+	int status = rpc->err, rc;
+
+	del_timer_sync(&rpc->timer);
+	if (!status && !rpc->replied)
+		status = -EIO;
+	if (!status && rpc->bulk && !rpc->bulk_ok)
+		status = -EIO;
+	if (!status) {
+		rc = lst_msg_unpack(&rpc->rpy, rpc->rpy_len);
+		if (rc < 0 || rpc->rpy.type != lst_reply_type(rpc->req.type))
+			status = -EPROTO;
+		else
+			rpc->rpy_swapped = rc;
+	}
+	if (status == -ETIMEDOUT)
+		atomic_inc(&lst_stats.expired);
+	else if (status)
+		atomic_inc(&lst_stats.errors);
+	rpc->status = status;
+	if (rpc->done)
+		rpc->done(rpc);
+	else
+		complete(&rpc->comp);
+}
+
+/* Called with rpc->lock held for the final MD event or the end of posting. */
+static bool lst_rpc_settle(struct lst_rpc *rpc)
+{
+	return rpc->pending == 0 && !rpc->posting;
+}
+
+static void lst_rpc_event(struct lst_rpc *rpc, struct lnet_event *ev,
+			  struct lst_mdcb *which)
+{
+	unsigned long flags;
+	bool fail, done = false;
+
+	spin_lock_irqsave(&rpc->lock, flags);
+	if (which == &rpc->rpy_cb && ev->type == LNET_EVENT_PUT && !ev->status) {
+		rpc->replied = true;
+		rpc->rpy_len = ev->mlength;
+	} else if (which == &rpc->bulk_cb && !ev->status &&
+		   (ev->type == LNET_EVENT_PUT || ev->type == LNET_EVENT_GET)) {
+		rpc->bulk_ok = ev->mlength == rpc->bulk->len;
+		if (!rpc->bulk_ok && !rpc->err)
+			rpc->err = -EPROTO;
+	}
+	if (ev->status && ev->type != LNET_EVENT_UNLINK && !rpc->err)
+		rpc->err = ev->status;
+	/* a request that could not be sent will never be answered */
+	fail = rpc->err && !rpc->aborted && rpc->pending > 1;
+	if (ev->unlinked) {
+		rpc->pending--;
+		done = lst_rpc_settle(rpc);
+	}
+	spin_unlock_irqrestore(&rpc->lock, flags);
+
+	if (fail)
+		lst_rpc_abort(rpc, rpc->err);
+	if (done)
+		lst_queue_work(rpc->peer.nid, &rpc->work);
+}
+
+static void lst_rpc_req_ev(struct lst_mdcb *cb, struct lnet_event *ev)
+{
+	lst_rpc_event(container_of(cb, struct lst_rpc, req_cb), ev, cb);
+}
+
+static void lst_rpc_rpy_ev(struct lst_mdcb *cb, struct lnet_event *ev)
+{
+	lst_rpc_event(container_of(cb, struct lst_rpc, rpy_cb), ev, cb);
+}
+
+static void lst_rpc_bulk_ev(struct lst_mdcb *cb, struct lnet_event *ev)
+{
+	lst_rpc_event(container_of(cb, struct lst_rpc, bulk_cb), ev, cb);
+}
+
+static void lst_rpc_timeout(struct timer_list *t)
+{
+	struct lst_rpc *rpc = from_timer(rpc, t, timer);
+
+	lst_rpc_abort(rpc, -ETIMEDOUT);
+}
+
+/**
+ * lst_rpc_abort() - fail an RPC in flight
+ * @rpc: the RPC
+ * @why: its status (-ETIMEDOUT, -EINTR, ...) unless it already failed
+ *
+ * Unlinks whatever MD is left; the final events complete the RPC. Harmless
+ * on an RPC that is completing: stale handles are refused by LNet.
+ */
+void lst_rpc_abort(struct lst_rpc *rpc, int why)
+{
+	struct lnet_handle_md mdh[3];
+	unsigned long flags;
+	int i;
+
+	spin_lock_irqsave(&rpc->lock, flags);
+	if (rpc->aborted || rpc->pending == 0) {
+		spin_unlock_irqrestore(&rpc->lock, flags);
+		return;
+	}
+	rpc->aborted = true;
+	if (!rpc->err)
+		rpc->err = why;
+	mdh[0] = rpc->req_mdh;
+	mdh[1] = rpc->rpy_mdh;
+	mdh[2] = rpc->bulk_mdh;
+	spin_unlock_irqrestore(&rpc->lock, flags);
+
+	for (i = 0; i < 3; i++)
+		if (!LNetMDHandleIsInvalid(mdh[i]))
+			LNetMDUnlink(mdh[i]);
+}
+
+/**
+ * lst_rpc_init() - prepare an RPC (first use or reuse after completion)
+ * @rpc: the RPC; its lock, timer and work are set up on first use only
+ *	(rpc->done == NULL and zeroed memory, or lst_rpc_init() before)
+ * @peer: the destination
+ * @service: the service id (request type and portal follow from it)
+ * @feats: session features for the request header
+ * @timeout: seconds before the RPC is aborted with -ETIMEDOUT
+ */
+void lst_rpc_init(struct lst_rpc *rpc, struct lnet_process_id peer,
+		  u32 service, u32 feats, u32 timeout)
+{
+	if (!rpc->setup) {
+		spin_lock_init(&rpc->lock);
+		timer_setup(&rpc->timer, lst_rpc_timeout, 0);
+		INIT_WORK(&rpc->work, lst_rpc_complete);
+		rpc->req_cb.fn = lst_rpc_req_ev;
+		rpc->rpy_cb.fn = lst_rpc_rpy_ev;
+		rpc->bulk_cb.fn = lst_rpc_bulk_ev;
+		init_completion(&rpc->comp);
+		rpc->setup = true;
+	}
+	rpc->peer = peer;
+	rpc->service = service;
+	rpc->timeout = timeout ?: lst_rpc_timeout_s;
+	lst_msg_init(&rpc->req, lst_service_req_type(service), feats);
+	rpc->req.body.rpyid = lst_next_id();
+	memset(&rpc->rpy, 0, sizeof(rpc->rpy));
+	rpc->bulk = NULL;
+	rpc->bulk_sink = false;
+	rpc->bulkid = 0;
+	rpc->status = 0;
+	rpc->rpy_swapped = false;
+	rpc->pending = 0;
+	rpc->posting = false;
+	rpc->err = 0;
+	rpc->replied = false;
+	rpc->bulk_ok = false;
+	rpc->aborted = false;
+	rpc->rpy_len = 0;
+	LNetInvalidateMDHandle(&rpc->req_mdh);
+	LNetInvalidateMDHandle(&rpc->rpy_mdh);
+	LNetInvalidateMDHandle(&rpc->bulk_mdh);
+	reinit_completion(&rpc->comp);
+}
+
+/* The bulk id of an RPC with bulk: a fresh one, also set in the request. */
+u64 lst_rpc_set_bulk(struct lst_rpc *rpc, struct lst_bulk *bk, bool sink)
+{
+	rpc->bulk = bk;
+	rpc->bulk_sink = sink;
+	rpc->bulkid = lst_next_id();
+	return rpc->bulkid;
+}
+
+/**
+ * lst_rpc_post() - send an RPC
+ * @rpc: prepared by lst_rpc_init() (and lst_rpc_set_bulk())
+ *
+ * Return: 0 when the RPC is under way: done() (or the completion of
+ * lst_rpc_call()) follows, whatever happens next. -errno when nothing
+ * could be posted; then nothing follows.
+ */
+int lst_rpc_post(struct lst_rpc *rpc)
+{
+	struct lnet_process_id from = lst_match_id(rpc->peer);
+	struct lnet_handle_md mdh;
+	unsigned int portal;
+	unsigned long flags;
+	bool done;
+	int rc;
+
+	portal = rpc->service <= LST_SVC_FRAMEWORK_MAX ?
+		 LST_FRAMEWORK_PORTAL : LST_REQUEST_PORTAL;
+	rpc->posting = true;
+
+	rc = lst_post_passive(from, rpc->req.body.rpyid,
+			      lst_md(&rpc->rpy, sizeof(rpc->rpy), false, 1,
+				     LNET_MD_OP_PUT, &rpc->rpy_cb),
+			      &mdh);
+	if (rc) {
+		rpc->posting = false;
+		return rc;
+	}
+	spin_lock_irqsave(&rpc->lock, flags);
+	rpc->rpy_mdh = mdh;
+	rpc->pending++;
+	spin_unlock_irqrestore(&rpc->lock, flags);
+
+	if (rpc->bulk) {
+		rc = lst_post_passive(from, rpc->bulkid,
+				      lst_md(rpc->bulk->bv, rpc->bulk->nbv, true, 1,
+					     rpc->bulk_sink ? LNET_MD_OP_PUT :
+							      LNET_MD_OP_GET,
+					     &rpc->bulk_cb),
+				      &mdh);
+		if (rc)
+			goto fail;
+		spin_lock_irqsave(&rpc->lock, flags);
+		rpc->bulk_mdh = mdh;
+		rpc->pending++;
+		spin_unlock_irqrestore(&rpc->lock, flags);
+	}
+
+	atomic_inc(&lst_nmd);
+	rc = LNetMDBind(lst_md(&rpc->req, sizeof(rpc->req), false, 1, 0,
+			       &rpc->req_cb), LNET_UNLINK, &mdh);
+	if (rc) {
+		atomic_dec(&lst_nmd);
+		goto fail;
+	}
+	spin_lock_irqsave(&rpc->lock, flags);
+	rpc->req_mdh = mdh;
+	rpc->pending++;
+	spin_unlock_irqrestore(&rpc->lock, flags);
+
+	mod_timer(&rpc->timer, jiffies + rpc->timeout * HZ);
+	atomic_inc(&lst_stats.sent);
+	rc = LNetPut(LNET_NID_ANY, mdh, LNET_NOACK_REQ, rpc->peer, portal,
+		     rpc->service, 0, 0);
+	if (rc)
+		goto fail;
+	goto posted;
+
+fail:
+	lst_rpc_abort(rpc, rc);
+posted:
+	spin_lock_irqsave(&rpc->lock, flags);
+	rpc->posting = false;
+	done = lst_rpc_settle(rpc);
+	spin_unlock_irqrestore(&rpc->lock, flags);
+	if (done)
+		lst_queue_work(rpc->peer.nid, &rpc->work);
+	return 0;
+}
+
+/**
+ * lst_rpc_call() - send an RPC and wait for its end
+ * @rpc: prepared, with no done() callback
+ *
+ * Return: rpc->status.
+ */
+int lst_rpc_call(struct lst_rpc *rpc)
+{
+	int rc;
+
+	rpc->done = NULL;
+	rc = lst_rpc_post(rpc);
+	if (rc) {
+		rpc->status = rc;
+		return rc;
+	}
+	wait_for_completion(&rpc->comp);
+	return rpc->status;
+}
+
+/* ---- one active operation from a handler: bulk, reply -------------------- */
+
+struct lst_active {
+	struct lst_mdcb		cb;
+	struct completion	done;
+	int			status;
+	unsigned int		mlength;
+	bool			get;
+};
+
+static void lst_active_ev(struct lst_mdcb *cb, struct lnet_event *ev)
+{
+	struct lst_active *a = container_of(cb, struct lst_active, cb);
+
+	if (ev->status && !a->status)
+		a->status = ev->status;
+	if (ev->type == LNET_EVENT_REPLY)
+		a->mlength = ev->mlength;
+	if (ev->unlinked) {
+		/* a GET's REPLY never came: its MD was unlinked by us */
+		if (a->get && !a->status && ev->type != LNET_EVENT_REPLY)
+			a->status = -EIO;
+		complete(&a->done);
+	}
+}
+
+/*
+ * For @s (being served): PUT (no ACK) @start to the requester, or GET into
+ * it; wait for the end. A service stop unlinks the MD (s->active_mdh), so
+ * an unanswered GET does not hold the unload for a whole timeout.
+ */
+static int lst_active_op(struct lst_srpc *s, u64 mbits, void *start,
+			 unsigned int len, bool kiov, bool get,
+			 unsigned int timeout)
+{
+	struct lst_active a = { .cb.fn = lst_active_ev, .get = get };
+	struct lst_service *svc = s->svc;
+	struct lnet_handle_md mdh;
+	unsigned long flags;
+	bool stopping;
+	int rc;
+
+	init_completion(&a.done);
+	atomic_inc(&lst_nmd);
+	rc = LNetMDBind(lst_md(start, len, kiov, get ? 2 : 1, 0, &a.cb),
+			LNET_UNLINK, &mdh);
+	if (rc) {
+		atomic_dec(&lst_nmd);
+		return rc;
+	}
+	spin_lock_irqsave(&svc->lock, flags);
+	s->active_mdh = mdh;
+	stopping = svc->stopping;
+	spin_unlock_irqrestore(&svc->lock, flags);
+
+	if (stopping)
+		rc = -ESHUTDOWN;
+	else if (get)
+		rc = LNetGet(LNET_NID_ANY, mdh, s->peer, LST_RDMA_PORTAL, mbits, 0);
+	else
+		rc = LNetPut(LNET_NID_ANY, mdh, LNET_NOACK_REQ, s->peer,
+			     LST_RDMA_PORTAL, mbits, 0, 0);
+	if (rc) {
+		a.status = rc;
+		LNetMDUnlink(mdh);
+	}
+	if (!wait_for_completion_timeout(&a.done, (timeout ?: 1) * HZ)) {
+		LNetMDUnlink(mdh);
+		wait_for_completion(&a.done);
+		if (!a.status)
+			a.status = -ETIMEDOUT;
+	}
+	spin_lock_irqsave(&svc->lock, flags);
+	LNetInvalidateMDHandle(&s->active_mdh);
+	spin_unlock_irqrestore(&svc->lock, flags);
+	return a.status;
+}
+
+/**
+ * lst_bulk_xfer() - a handler's active bulk transfer
+ * @s: the request being served (its requester owns the bulk MD)
+ * @bulkid: its bulk MD's match bits
+ * @bk: our buffer
+ * @sink: true to GET the peer's data into @bk, false to PUT @bk
+ * @timeout: seconds
+ *
+ * Return: 0, or -errno (-EPROTO if a GET moved another length).
+ */
+int lst_bulk_xfer(struct lst_srpc *s, u64 bulkid, struct lst_bulk *bk,
+		  bool sink, unsigned int timeout)
+{
+	int rc;
+
+	rc = lst_active_op(s, bulkid, bk->bv, bk->nbv, true, sink, timeout);
+	if (rc)
+		return rc;
+	atomic64_add(bk->len, sink ? &lst_stats.bulk_get : &lst_stats.bulk_put);
+	return 0;
+}
+
+/* ---- services ----------------------------------------------------------- */
+
+static void lst_srpc_work(struct work_struct *work);
+
+static void lst_srpc_ev(struct lst_mdcb *cb, struct lnet_event *ev)
+{
+	struct lst_srpc *s = container_of(cb, struct lst_srpc, cb);
+	struct lst_service *svc = s->svc;
+	unsigned long flags;
+
+	if (ev->type == LNET_EVENT_PUT) {
+		s->peer = ev->initiator;
+		s->ev_status = ev->status;
+		s->ev_mlength = ev->mlength;
+		s->ev_rlength = ev->rlength;
+	}
+	if (!ev->unlinked)
+		return;
+	spin_lock_irqsave(&svc->lock, flags);
+	s->posted = false;
+	if (ev->type == LNET_EVENT_PUT) {
+		s->serving = true;
+		lst_queue_work(s->peer.nid, &s->work);
+	} else {
+		/* unlinked by lst_service_stop() */
+		svc->nactive--;
+		wake_up(&svc->waitq);
+	}
+	spin_unlock_irqrestore(&svc->lock, flags);
+}
+
+static int lst_srpc_post(struct lst_srpc *s)
+{
+	struct lnet_process_id any = { .nid = LNET_NID_ANY, .pid = LNET_PID_ANY };
+	struct lst_service *svc = s->svc;
+	struct lnet_handle_me meh;
+	unsigned long flags;
+	int rc;
+
+	rc = LNetMEAttach(svc->portal, any, svc->id, 0, LNET_UNLINK,
+			  LNET_INS_AFTER, &meh);
+	if (rc)
+		return rc;
+	spin_lock_irqsave(&svc->lock, flags);
+	s->posted = true;
+	spin_unlock_irqrestore(&svc->lock, flags);
+	atomic_inc(&lst_nmd);
+	/* a request waiting on the lazy portal may land at once */
+	rc = LNetMDAttach(meh, lst_md(&s->req, sizeof(s->req), false, 1,
+				      LNET_MD_OP_PUT | LNET_MD_TRUNCATE,
+				      &s->cb),
+			  LNET_UNLINK, &s->mdh);
+	if (rc) {
+		atomic_dec(&lst_nmd);
+		spin_lock_irqsave(&svc->lock, flags);
+		s->posted = false;
+		spin_unlock_irqrestore(&svc->lock, flags);
+		LNetMEUnlink(meh);
+	}
+	return rc;
+}
+
+/* The request is served: post the buffer again, or retire it. */
+static void lst_srpc_recycle(struct lst_srpc *s)
+{
+	struct lst_service *svc = s->svc;
+	unsigned long flags;
+	bool stopping;
+
+	spin_lock_irqsave(&svc->lock, flags);
+	s->serving = false;
+	stopping = svc->stopping;
+	spin_unlock_irqrestore(&svc->lock, flags);
+
+	if (!stopping && !lst_srpc_post(s))
+		return;
+	if (!stopping)
+		pr_warn_ratelimited(LST_PFX "%s: cannot repost a request buffer\n",
+				    svc->name);
+	spin_lock_irqsave(&svc->lock, flags);
+	svc->nactive--;
+	wake_up(&svc->waitq);
+	spin_unlock_irqrestore(&svc->lock, flags);
+}
+
+static void lst_srpc_work(struct work_struct *work)
+{
+	struct lst_srpc *s = container_of(work, struct lst_srpc, work);
+	struct lst_service *svc = s->svc;
+	int rc;
+
+	if (s->ev_status || s->ev_rlength != LST_MSG_SIZE) {
+		atomic_inc(&lst_stats.dropped);
+		goto out;
+	}
+	rc = lst_msg_unpack(&s->req, s->ev_mlength);
+	if (rc < 0 || s->req.type != svc->req_type) {
+		atomic_inc(&lst_stats.dropped);
+		goto out;
+	}
+	atomic_inc(&lst_stats.rcvd);
+	s->swapped = rc;
+	s->feats = s->req.ses_feats;
+	lst_msg_init(&s->rpy, lst_reply_type(s->req.type), s->feats);
+
+	if (s->req.version != LST_MSG_VERSION) {
+		s->rpy.body.status = EPROTO;
+	} else {
+		rc = svc->handle(s);
+		if (rc) {
+			atomic_inc(&lst_stats.dropped);
+			goto out;
+		}
+	}
+	rc = lst_active_op(s, s->req.body.rpyid, &s->rpy, sizeof(s->rpy),
+			   false, false, lst_rpc_timeout_s);
+	if (rc) {
+		atomic_inc(&lst_stats.errors);
+		pr_debug(LST_PFX "%s: reply to %llx failed: %d\n", svc->name,
+			 s->peer.nid, rc);
+	}
+out:
+	lst_srpc_recycle(s);
+}
+
+/**
+ * lst_service_start() - post a service's request buffers
+ * @svc: id, req_type, name and handle set
+ * @nbufs: how many requests may wait in buffers (more queue on the lazy
+ *	portal)
+ *
+ * Return: 0 or -errno (nothing left posted).
+ */
+int lst_service_start(struct lst_service *svc, unsigned int nbufs)
+{
+	struct lst_srpc *s;
+	unsigned int i;
+	unsigned long flags;
+	int rc = 0;
+
+	svc->portal = svc->id <= LST_SVC_FRAMEWORK_MAX ?
+		      LST_FRAMEWORK_PORTAL : LST_REQUEST_PORTAL;
+	spin_lock_init(&svc->lock);
+	init_waitqueue_head(&svc->waitq);
+	INIT_LIST_HEAD(&svc->bufs);
+	svc->nactive = 0;
+	svc->stopping = false;
+
+	for (i = 0; i < nbufs; i++) {
+		s = kzalloc(sizeof(*s), GFP_KERNEL);
+		if (!s) {
+			rc = -ENOMEM;
+			break;
+		}
+		s->svc = svc;
+		s->cb.fn = lst_srpc_ev;
+		LNetInvalidateMDHandle(&s->active_mdh);
+		INIT_WORK(&s->work, lst_srpc_work);
+		list_add_tail(&s->list, &svc->bufs);
+		spin_lock_irqsave(&svc->lock, flags);
+		svc->nactive++;
+		spin_unlock_irqrestore(&svc->lock, flags);
+		rc = lst_srpc_post(s);
+		if (rc) {
+			spin_lock_irqsave(&svc->lock, flags);
+			svc->nactive--;
+			spin_unlock_irqrestore(&svc->lock, flags);
+			break;
+		}
+	}
+	if (rc) {
+		pr_err(LST_PFX "%s: cannot post request buffers: %d\n",
+		       svc->name, rc);
+		lst_service_stop(svc);
+	}
+	return rc;
+}
+
+/* Unlink the idle buffers, let busy ones finish, free them all. */
+void lst_service_stop(struct lst_service *svc)
+{
+	struct lst_srpc *s, *tmp;
+	struct lnet_handle_md mdh;
+	unsigned long flags;
+	bool posted;
+
+	spin_lock_irqsave(&svc->lock, flags);
+	svc->stopping = true;
+	spin_unlock_irqrestore(&svc->lock, flags);
+
+	list_for_each_entry(s, &svc->bufs, list) {
+		spin_lock_irqsave(&svc->lock, flags);
+		posted = s->posted;
+		mdh = posted ? s->mdh : s->active_mdh;
+		spin_unlock_irqrestore(&svc->lock, flags);
+		/* idle: its request MD; serving: its bulk or reply in flight */
+		if (!LNetMDHandleIsInvalid(mdh))
+			LNetMDUnlink(mdh);
+	}
+	wait_event(svc->waitq, READ_ONCE(svc->nactive) == 0);
+	list_for_each_entry_safe(s, tmp, &svc->bufs, list) {
+		flush_work(&s->work);
+		list_del(&s->list);
+		kfree(s);
+	}
+}
+
+/* ---- start and stop -------------------------------------------------------- */
+
+int lst_rpc_startup(void)
+{
+	int rc;
+
+	atomic64_set(&lst_ids, (u64)ktime_get_real_seconds() << 48);
+	rc = LNetEQAlloc(0, lst_eq_handler, &lst_eqh);
+	if (rc)
+		return rc;
+	rc = LNetSetLazyPortal(LST_FRAMEWORK_PORTAL);
+	if (!rc)
+		rc = LNetSetLazyPortal(LST_REQUEST_PORTAL);
+	if (rc) {
+		LNetClearLazyPortal(LST_FRAMEWORK_PORTAL);
+		LNetEQFree(lst_eqh);
+	}
+	return rc;
+}
+
+/* Every service is stopped and every client RPC completed. */
+void lst_rpc_shutdown(void)
+{
+	int rc;
+
+	LNetClearLazyPortal(LST_REQUEST_PORTAL);
+	LNetClearLazyPortal(LST_FRAMEWORK_PORTAL);
+	wait_event(lst_md_waitq, atomic_read(&lst_nmd) == 0);
+	/* the last handler may still be returning from its callback */
+	while ((rc = LNetEQFree(lst_eqh)) == -EBUSY)
+		schedule_timeout_uninterruptible(1);
+	if (rc)
+		pr_warn(LST_PFX "EQ free: %d\n", rc);
+}
