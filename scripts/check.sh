@@ -139,6 +139,12 @@ step o2iblnd-restart guest --suite o2iblnd-restart --kernel debug --guests 2 \
 step o2iblnd-devremove guest --suite o2iblnd-devremove --kernel debug --guests 2 \
 	--timeout 900 --script "$top/tests/scenarios/o2iblnd-devremove.sh"
 
+# lnet_selftest driven by lst between two guests (Documentation/selftest.md).
+step selftest guest --suite selftest --kernel debug --guests 2 --timeout 900 \
+	--script "$top/tests/scenarios/selftest.sh" --arg tcp
+step selftest-o2ib guest --suite selftest-o2ib --kernel debug --guests 2 --timeout 900 \
+	--script "$top/tests/scenarios/selftest.sh" --arg o2ib
+
 # What make run shows, on the stock kernel: lnetctl-configured tcp0,
 # LNet ping both ways, bulk PUT/GET (needs the test-only netbench module).
 step build-stock-tests build build-stock-tests modules LNET_BENCH=1
