@@ -14,6 +14,11 @@
 # PUT and GET of 1 MiB with 8 in flight (baseline: ib_write_bw, 1 MiB RDMA
 # writes) and 0 B GETs with 1 and 8 in flight (baseline: ib_send_lat round
 # trips, 1e6 / (2 x one-way latency)).
+# lnet_selftest (lst, in the same two runs): brw write and read of 4 KiB
+# and 1 MiB with 1 and 8 in flight (the client's LNet bandwidth from lst
+# stat; baseline: iperf3 in the same direction, or ib_write_bw) and a ping
+# test with 8 in flight (RPC/s; baseline: the request/response figures
+# above). The ratios are also drawn as build/bench/results.png (gnuplot).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -47,7 +52,7 @@ row() { # row NAME VALUE UNIT BASELINE
 	local r
 	r=$(ratio "$2" "$4")
 	printf '%-44s %14s  %-10s %s\n' "$1" "$2" "$3" "$r"
-	echo "$1,$2,$3,$4,$r" >>"$csv"
+	echo "${1//,/;},$2,$3,$4,$r" >>"$csv"	# names keep no comma in the CSV
 }
 
 m10=$(value match-10 ns_per_msg)
@@ -75,4 +80,44 @@ for n in 1 8; do
 	row "o2ib: 0 B GET x$n (base: verbs send RTT x1)" "$(value "o2ib-get0-$n" ops_per_sec)" ops/s \
 		"$(value ib-rr per_sec)"
 done
+for net in tcp o2ib; do
+	if [ $net = tcp ]; then
+		fwd=$(value tcp-fwd mbit_per_sec)
+		rev=$(value tcp-rev mbit_per_sec)
+		rr=$(value tcp-rr-8 per_sec)
+		wbase="iperf3" rbase="iperf3 -R" rrbase="TCP req/resp x8"
+	else
+		fwd=$(value ib-write mbit_per_sec)
+		rev=$fwd
+		rr=$(value ib-rr per_sec)
+		wbase="ib_write_bw" rbase="ib_write_bw" rrbase="verbs send RTT x1"
+	fi
+	for rw in write read; do
+		for size in 4k 1M; do
+			for c in 1 8; do
+				if [ $rw = write ]; then
+					row "$net: lst brw write $size x$c (base: $wbase)" \
+						"$(value "$net-lst-brw-$rw-$size-x$c" w_mbit)" Mbit/s "$fwd"
+				else
+					row "$net: lst brw read $size x$c (base: $rbase)" \
+						"$(value "$net-lst-brw-$rw-$size-x$c" r_mbit)" Mbit/s "$rev"
+				fi
+			done
+		done
+	done
+	row "$net: lst ping x8 (base: $rrbase)" "$(value "$net-lst-ping-x8" w_rpc)" RPC/s "$rr"
+done
 echo "csv: $csv"
+
+# The chart: one bar per figure, its ratio to its baseline.
+png=$out/results.png
+if gnuplot -e "set terminal pngcairo size 1400,900 noenhanced font ',9'; set output '$png';
+	set datafile separator ','; set style fill solid 0.6; set boxwidth 0.7;
+	set title 'LNet benchmarks: ratio to the baseline measured in the same run';
+	set ylabel 'ratio'; set xtics rotate by -60 left; set grid ytics; set yrange [0:*];
+	set key off; set bmargin 22; set rmargin 14;
+	plot '$csv' every ::1 using 0:(strcol(5) eq 'n/a' ? 0 : column(5)):xtic(1) with boxes, 1 with lines dt 2" 2>"$out/gnuplot.log"; then
+	echo "chart: $png"
+else
+	echo "chart: gnuplot failed, see $out/gnuplot.log" >&2
+fi

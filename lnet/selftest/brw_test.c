@@ -121,7 +121,7 @@ static int lst_brw_handle(struct lst_srpc *s)
 		*status = EINVAL;
 		return 0;
 	}
-	bk = lst_bulk_alloc(req->len, 0, PAGE_SIZE);
+	bk = lst_bulk_get(req->len);
 	if (!bk)
 		return -ENOMEM;
 	if (req->rw == LST_BRW_READ) {
@@ -135,7 +135,7 @@ static int lst_brw_handle(struct lst_srpc *s)
 		if (!rc)
 			rc = lst_bulk_check(bk, req->flags, s->swapped);
 	}
-	lst_bulk_free(bk);
+	lst_bulk_put(bk);
 	if (rc == -EBADMSG)
 		*status = EBADMSG;
 	else if (rc)

@@ -11,7 +11,9 @@
  * stream (with offset 0, the first and last 8 bytes of each page fragment).
  */
 #include <linux/highmem.h>
+#include <linux/list.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/swab.h>
 #include "selftest.h"
@@ -66,6 +68,78 @@ struct lst_bulk *lst_bulk_alloc(unsigned int len, unsigned int offset,
 		left -= bk->bv[i].bv_len;
 	}
 	return bk;
+}
+
+/*
+ * Services reuse their page-aligned buffers: a brw server moves the same
+ * length RPC after RPC, and allocating 256 pages per 1 MiB RPC costs more
+ * than the copy. Buffers of any length are kept, at most LST_CACHE_MAX.
+ */
+#define LST_CACHE_MAX	64
+
+static LIST_HEAD(lst_cache);
+static DEFINE_SPINLOCK(lst_cache_lock);
+static unsigned int lst_cache_count;
+
+struct lst_cached {
+	struct list_head	list;
+	struct lst_bulk		*bk;
+};
+
+/* A page-aligned buffer of @len bytes, from the cache if one fits. */
+struct lst_bulk *lst_bulk_get(unsigned int len)
+{
+	struct lst_cached *c, *found = NULL;
+	struct lst_bulk *bk;
+
+	spin_lock(&lst_cache_lock);
+	list_for_each_entry(c, &lst_cache, list) {
+		if (c->bk->len == len) {
+			found = c;
+			list_del(&c->list);
+			lst_cache_count--;
+			break;
+		}
+	}
+	spin_unlock(&lst_cache_lock);
+	if (!found)
+		return lst_bulk_alloc(len, 0, PAGE_SIZE);
+	bk = found->bk;
+	kfree(found);
+	return bk;
+}
+
+/* Give a buffer from lst_bulk_get() back. */
+void lst_bulk_put(struct lst_bulk *bk)
+{
+	struct lst_cached *c = kmalloc(sizeof(*c), GFP_KERNEL);
+
+	if (c) {
+		c->bk = bk;
+		spin_lock(&lst_cache_lock);
+		if (lst_cache_count < LST_CACHE_MAX) {
+			list_add(&c->list, &lst_cache);
+			lst_cache_count++;
+			bk = NULL;
+			c = NULL;
+		}
+		spin_unlock(&lst_cache_lock);
+	}
+	kfree(c);
+	lst_bulk_free(bk);
+}
+
+/* Module unload: every service is stopped. */
+void lst_bulk_cache_drain(void)
+{
+	struct lst_cached *c, *tmp;
+
+	list_for_each_entry_safe(c, tmp, &lst_cache, list) {
+		list_del(&c->list);
+		lst_bulk_free(c->bk);
+		kfree(c);
+	}
+	lst_cache_count = 0;
 }
 
 /* Copy 8 bytes at stream position @pos to (@write) or from @word. */

@@ -56,6 +56,7 @@ static int __init lst_init(void)
 
 out_fw:
 	lst_framework_shutdown();
+	lst_bulk_cache_drain();
 out_rpc:
 	lst_rpc_shutdown();
 out_ni:
@@ -70,6 +71,7 @@ static void __exit lst_exit(void)
 	lst_console_shutdown();
 	lst_framework_shutdown();
 	lst_rpc_shutdown();
+	lst_bulk_cache_drain();
 	destroy_workqueue(lst_wq);
 	LNetNIFini();
 }

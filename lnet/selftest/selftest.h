@@ -63,6 +63,9 @@ struct lst_bulk {
 struct lst_bulk *lst_bulk_alloc(unsigned int len, unsigned int offset,
 				unsigned int frag);
 void lst_bulk_free(struct lst_bulk *bk);
+struct lst_bulk *lst_bulk_get(unsigned int len);
+void lst_bulk_put(struct lst_bulk *bk);
+void lst_bulk_cache_drain(void);
 void lst_bulk_fill(struct lst_bulk *bk, u32 check);
 int lst_bulk_check(struct lst_bulk *bk, u32 check, bool swapped);
 void lst_bulk_poison(struct lst_bulk *bk, u32 check);
