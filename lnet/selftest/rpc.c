@@ -429,13 +429,14 @@ static void lst_active_ev(struct lst_mdcb *cb, struct lnet_event *ev)
 }
 
 /*
- * For @s (being served): PUT (no ACK) @start to the requester, or GET into
+ * For @s (being served): PUT (no ACK) @start (@len bytes, or @len
+ * fragments if @kiov; @nob bytes) to the requester, or GET @nob bytes into
  * it; wait for the end. A service stop unlinks the MD (s->active_mdh), so
  * an unanswered GET does not hold the unload for a whole timeout.
  */
 static int lst_active_op(struct lst_srpc *s, u64 mbits, void *start,
-			 unsigned int len, bool kiov, bool get,
-			 unsigned int timeout)
+			 unsigned int len, unsigned int nob, bool kiov,
+			 bool get, unsigned int timeout)
 {
 	struct lst_active a = { .cb.fn = lst_active_ev, .get = get };
 	struct lst_service *svc = s->svc;
@@ -477,6 +478,9 @@ static int lst_active_op(struct lst_srpc *s, u64 mbits, void *start,
 	spin_lock_irqsave(&svc->lock, flags);
 	LNetInvalidateMDHandle(&s->active_mdh);
 	spin_unlock_irqrestore(&svc->lock, flags);
+	/* a short GET leaves part of the sink as it was: refuse it */
+	if (!a.status && get && a.mlength != nob)
+		return -EPROTO;
 	return a.status;
 }
 
@@ -495,7 +499,8 @@ int lst_bulk_xfer(struct lst_srpc *s, u64 bulkid, struct lst_bulk *bk,
 {
 	int rc;
 
-	rc = lst_active_op(s, bulkid, bk->bv, bk->nbv, true, sink, timeout);
+	rc = lst_active_op(s, bulkid, bk->bv, bk->nbv, bk->len, true, sink,
+			   timeout);
 	if (rc)
 		return rc;
 	atomic64_add(bk->len, sink ? &lst_stats.bulk_get : &lst_stats.bulk_put);
@@ -617,7 +622,7 @@ static void lst_srpc_work(struct work_struct *work)
 		}
 	}
 	rc = lst_active_op(s, s->req.body.rpyid, &s->rpy, sizeof(s->rpy),
-			   false, false, lst_rpc_timeout_s);
+			   sizeof(s->rpy), false, false, lst_rpc_timeout_s);
 	if (rc) {
 		atomic_inc(&lst_stats.errors);
 		pr_debug(LST_PFX "%s: reply to %llx failed: %d\n", svc->name,

@@ -391,6 +391,37 @@ int cmd_add_batch(Env &env, std::span<const std::string> in)
 	return exit_ok;
 }
 
+int cmd_list_batch(Env &env, std::span<const std::string> in)
+{
+	if (in.size() > 1)
+		return usage(env, "list_batch [NAME]");
+	unsigned i = 0;
+	bool found = false;
+	for (;; i++) {
+		Request req(LSTIO_BATCH_LIST, sizeof(lstio_batch), 0, 0, 0);
+		req.as<lstio_batch>().ba_index = i;
+		int rc = call(env, req);
+		if (rc == ENOENT)
+			break;
+		if (rc)
+			return fail(env, rc, "list_batch");
+		const auto &b = req.as<lstio_batch>();
+		std::string name = get_name(b.ba_name);
+		if (in.empty()) {
+			env.out << i + 1 << ") " << name << "\n";
+		} else if (name == in[0]) {
+			env.out << name << ": " << b.ba_ntests << " test" << (b.ba_ntests == 1 ? "" : "s")
+				<< ", " << (b.ba_running ? "started" : "idle") << "\n";
+			found = true;
+		}
+	}
+	if (in.empty())
+		env.out << "Total " << i << " batches\n";
+	else if (!found)
+		return fail(env, ENOENT, "batch " + in[0] + " not found");
+	return exit_ok;
+}
+
 int cmd_run_stop(Env &env, std::span<const std::string> in, bool run)
 {
 	Args a = parse_args(in, {"timeout"}, {"force"});
@@ -724,7 +755,7 @@ int cmd_help(Env &env, std::span<const std::string>)
 		   "  end_session | show_session\n"
 		   "  add_group NAME NID [NID...]   (NIDs may hold ranges: 10.0.0.[1-4]@tcp)\n"
 		   "  del_group NAME | list_group [NAME] [--active|--busy|--down|--unknown|--all]\n"
-		   "  add_batch NAME\n"
+		   "  add_batch NAME | list_batch [NAME]\n"
 		   "  add_test [--batch B] [--loop N] [--concurrency N] [--distribute S:D]\n"
 		   "           [--stop-on-error] --from G --to G\n"
 		   "           ping | brw read|write [size=N[k|M]] [check=none|simple|full] [off=N]\n"
@@ -753,7 +784,8 @@ int run(Env &env, std::span<const std::string> args)
 		{"new_session", cmd_new_session}, {"end_session", cmd_end_session},
 		{"show_session", cmd_show_session}, {"add_group", cmd_add_group},
 		{"del_group", cmd_del_group}, {"list_group", cmd_list_group},
-		{"add_batch", cmd_add_batch}, {"add_test", cmd_add_test},
+		{"add_batch", cmd_add_batch}, {"list_batch", cmd_list_batch},
+		{"add_test", cmd_add_test},
 		{"run", [](Env &e, std::span<const std::string> a) { return cmd_run_stop(e, a, true); }},
 		{"stop", [](Env &e, std::span<const std::string> a) { return cmd_run_stop(e, a, false); }},
 		{"query", cmd_query}, {"stat", cmd_stat}, {"show_error", cmd_show_error},

@@ -525,3 +525,24 @@ TEST(Commands, PingNodes)
 	EXPECT_EQ(h.run({"ping"}), 2);
 	EXPECT_EQ(h.run({"ping", "a", "b"}), 2);
 }
+
+TEST(Commands, ListBatches)
+{
+	Harness h;
+	h.kernel.answer = [](std::span<std::byte> b) {
+		auto *l = reinterpret_cast<lstio_batch *>(b.data());
+		if (l->ba_index >= 2)
+			return ENOENT;
+		set_name(l->ba_name, l->ba_index ? "read" : "write");
+		l->ba_ntests = 2;
+		l->ba_running = l->ba_index;
+		return 0;
+	};
+	EXPECT_EQ(h.run({"list_batch"}), 0);
+	EXPECT_EQ(h.out.str(), "1) write\n2) read\nTotal 2 batches\n");
+	h.out.str("");
+	EXPECT_EQ(h.run({"list_batch", "read"}), 0);
+	EXPECT_EQ(h.out.str(), "read: 2 tests, started\n");
+	EXPECT_EQ(h.run({"list_batch", "nosuch"}), 1);
+	EXPECT_NE(h.err.str().find("batch nosuch not found"), std::string::npos);
+}
