@@ -608,11 +608,11 @@ static struct lstcon_node **lstcon_nodes_of(struct lstio_group *a,
 
 static int lstcon_group_add(struct lstio_group *a)
 {
-	struct lstcon_node **nodes, **grown;
+	struct lstcon_node **nodes, **grown, **join;
 	struct lstcon_call *calls;
 	struct lstcon_group *g;
 	struct lstcon_out out;
-	unsigned int i, n = a->gn_nnids;
+	unsigned int i, n = a->gn_nnids, njoin = 0, mark;
 	int rc;
 
 	rc = lstcon_out_init(&out, &a->gn_hdr,
@@ -658,11 +658,39 @@ static int lstcon_group_add(struct lstio_group *a)
 		kvfree(nodes);
 		return rc;
 	}
-	calls = lstcon_fanout(nodes, n, LST_SVC_MAKE_SESSION,
+	/*
+	 * A node counts every MAKE_SESSION of our session as one more
+	 * reference and REMOVE_SESSION drops one: a node already active
+	 * (in another group) is not asked again, or ending the session
+	 * would leave it behind.
+	 */
+	join = kvcalloc(n, sizeof(*join), GFP_KERNEL);
+	if (!join) {
+		kvfree(nodes);
+		return -ENOMEM;
+	}
+	mark = ++lst_con.mark;
+	for (i = 0; i < n; i++) {
+		if (nodes[i]->state == LST_NODE_ACTIVE || nodes[i]->mark == mark)
+			continue;
+		nodes[i]->mark = mark;
+		join[njoin++] = nodes[i];
+	}
+	calls = lstcon_fanout(join, njoin, LST_SVC_MAKE_SESSION,
 			      lstcon_timeout(&a->gn_hdr), lstcon_prep_mksn,
 			      NULL);
-	lstcon_out_calls(&out, nodes, calls, n);
-	lstcon_calls_free(calls, n);
+	for (i = 0; calls && i < n; i++) {
+		struct lstio_node_rpc *r = lstcon_out_next(&out);
+		unsigned int k;
+
+		if (!r)
+			continue;
+		for (k = 0; k < njoin && join[k] != nodes[i]; k++)
+			;
+		lstcon_rec_fill(r, nodes[i], k < njoin ? &calls[k] : NULL);
+	}
+	lstcon_calls_free(calls, njoin);
+	kvfree(join);
 	kvfree(nodes);
 	return calls ? 0 : -ENOMEM;
 }

@@ -26,6 +26,9 @@ if [ "$GUEST_INDEX" = 1 ]; then
 		sh -c "dmesg | grep -q 'lnet_selftest: session .* from console'"
 	t_retry "console session ended (module unload on the console)" 600 \
 		sh -c "dmesg | grep -q 'lnet_selftest: session .* ended'"
+	# ended by the console's REMOVE_SESSION, not by the node's timeout
+	t_check "session removed by its console" \
+		sh -c "! dmesg | grep -q 'lnet_selftest: session .* no console for'"
 	t_check "unload lnet_selftest" rmmod lnet_selftest
 	t_check "unload $LND_NAME" rmmod "$LND_NAME"
 	t_check "unload lnet" rmmod lnet
