@@ -110,6 +110,9 @@ step smoke-debug guest --suite smoke-debug --kernel debug --guests 2 --timeout 3
 	--script "$top/tests/scenarios/smoke.sh"
 step smoke-stock guest --suite smoke-stock --kernel stock --guests 2 --timeout 300 \
 	--script "$top/tests/scenarios/smoke.sh"
+# The same from a copy of the tree at a deep path with a space, under /tmp
+# (which the guests mount a tmpfs on).
+step deep-path scripts/deep-path-check.sh
 
 # Configuration: lnetctl and /dev/lnet on one guest, then across a link.
 step lnetctl guest --suite lnetctl --kernel debug --guests 1 --timeout 600 \

@@ -2,7 +2,7 @@
 # Build (or reuse) the guests' initramfs: busybox, the stock kernel's
 # virtio/9p modules, and an /init that mounts the host root read-only over
 # 9p and switch_roots into scripts/guest/init.sh (named on the kernel
-# command line as lnt.init=). The debug kernel has 9p built in and simply
+# command line as lnt.init=, percent-encoded). The debug kernel has 9p built in and simply
 # finds no modules for its version. Prints the image path on the last line.
 set -euo pipefail
 
@@ -54,6 +54,8 @@ target=
 for word in $(cat /proc/cmdline); do
 	case "$word" in lnt.init=*) target=${word#lnt.init=} ;; esac
 done
+# lnet-vmtest percent-encodes the path (a work tree may have spaces in it)
+target=$(printf '%b' "$(echo "$target" | sed 's/%\([0-9A-F][0-9A-F]\)/\\x\1/g')")
 if ! mount -t 9p -o trans=virtio,version=9p2000.L,cache=loose,msize=512000,ro \
 	hostroot /newroot; then
 	echo "initramfs: cannot mount the host root over 9p"

@@ -8,11 +8,41 @@ export HOME=/root
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t debugfs debugfs /sys/kernel/debug
-for d in /tmp /run /var/tmp /var/log /root /var/lib; do
+# The guest gets its own writable /tmp, /root and the like, which hides
+# whatever the host keeps there, the work tree included when it was cloned
+# under /root or /tmp. Keep a view of the host root first (on /dev, the one
+# writable place yet) to show the host paths the run needs again below.
+tmpfs_dirs="/tmp /run /var/tmp /var/log /root /var/lib"
+hostroot=/dev/.lnt-hostroot
+mount --make-rprivate /
+mkdir -p "$hostroot"
+mount --bind / "$hostroot"
+for d in $tmpfs_dirs; do
 	mount -t tmpfs -o mode=0755 tmpfs "$d"
 done
 chmod 1777 /tmp /var/tmp
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 out /mnt
+
+# show_host_path P: P (an absolute host directory) at its own path again
+# if one of the tmpfs mounts hid it.
+show_host_path() {
+	local p=$1 d
+	for d in $tmpfs_dirs; do
+		case $p in
+		"$d" | "$d"/*)
+			mkdir -p "$p" && mount --bind "$hostroot$p" "$p" ||
+				echo "lnt-guest: cannot show the host's $p" >/dev/kmsg
+			return
+			;;
+		esac
+	done
+}
+if [ -f /mnt/host-paths ]; then
+	while IFS= read -r p; do
+		[ -n "$p" ] && show_host_path "$p"
+	done </mnt/host-paths
+fi
+umount "$hostroot" && rmdir "$hostroot"
 
 say() { echo "lnt-guest: $*" >/dev/kmsg; }
 

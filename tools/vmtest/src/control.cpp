@@ -145,11 +145,11 @@ std::vector<LineSplitter::Line> LineSplitter::feed(std::string_view bytes)
 	return lines;
 }
 
-MonitorFn hmp_monitors(fs::path run_dir)
+MonitorFn hmp_monitors(fs::path socket_dir)
 {
-	return [run_dir = std::move(run_dir)](int guest, const std::string &command,
-					      SteadyClock::time_point deadline) {
-		return hmp_run(run_dir / guest_name(guest) / "monitor.sock", command, deadline);
+	return [socket_dir = std::move(socket_dir)](int guest, const std::string &command,
+						    SteadyClock::time_point deadline) {
+		return hmp_run(monitor_socket(socket_dir, guest), command, deadline);
 	};
 }
 
@@ -196,14 +196,16 @@ std::string ControlHandler::set_link(const Request &req, const LinkRequest &link
 	return errors.empty() ? ok_answer(req.seq) : err_answer(req.seq, errors);
 }
 
-ControlServer::ControlServer(const fs::path &run_dir, int guests, ControlHandler handler)
+ControlServer::ControlServer(const fs::path &run_dir, const fs::path &socket_dir, int guests,
+			     ControlHandler handler)
 	: handler_(std::move(handler))
 {
 	ports_.resize(static_cast<std::size_t>(guests));
 	for (int i = 0; i < guests; i++) {
 		auto &port = ports_[static_cast<std::size_t>(i)];
 		port.dir = run_dir / guest_name(i);
-		port.listener = listen_unix(socket_path(run_dir, i));
+		port.socket = control_socket(socket_dir, i);
+		port.listener = listen_unix(port.socket);
 	}
 }
 
@@ -214,13 +216,8 @@ ControlServer::~ControlServer()
 			continue;
 		port.listener.reset();
 		std::error_code ec;
-		fs::remove(port.dir / "control.sock", ec);
+		fs::remove(port.socket, ec);
 	}
-}
-
-fs::path ControlServer::socket_path(const fs::path &run_dir, int guest)
-{
-	return run_dir / guest_name(guest) / "control.sock";
 }
 
 void ControlServer::log(Port &port, std::string_view what, std::string_view line)

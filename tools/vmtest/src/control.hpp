@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 // The guests' control channel (Documentation/testing.md, "Control
 // channel"): guest i's second serial port (/dev/ttyS1) is a qemu socket
-// chardev connected to RUN/g<i>/control.sock, where the runner listens.
+// chardev connected to control_socket() (qemu.hpp), where the runner listens.
 // The guest writes one request per line, "<seq> <request>", and the runner
 // answers "ok <seq>" or "err <seq> <why>". Requests: "ping", and
 // "link <k> on|off", which runs qemu's set_link on the monitor of both
@@ -93,8 +93,8 @@ private:
 using MonitorFn = std::function<std::string(int guest, const std::string &command,
 					    SteadyClock::time_point deadline)>;
 
-// The real monitors: HMP on run_dir/g<i>/monitor.sock.
-MonitorFn hmp_monitors(std::filesystem::path run_dir);
+// The real monitors: HMP on monitor_socket(socket_dir, i).
+MonitorFn hmp_monitors(std::filesystem::path socket_dir);
 
 // Carries out requests.
 class ControlHandler {
@@ -123,14 +123,13 @@ private:
 // qemu starts: qemu connects to it at startup.
 class ControlServer {
 public:
-	// Listens on run_dir/g<i>/control.sock for each guest; requests and
-	// answers are logged to run_dir/g<i>/control.log.
-	ControlServer(const std::filesystem::path &run_dir, int guests, ControlHandler handler);
+	// Listens on control_socket(socket_dir, i) for each guest; requests
+	// and answers are logged to run_dir/g<i>/control.log.
+	ControlServer(const std::filesystem::path &run_dir, const std::filesystem::path &socket_dir,
+		      int guests, ControlHandler handler);
 	ControlServer(const ControlServer &) = delete;
 	ControlServer &operator=(const ControlServer &) = delete;
 	~ControlServer(); // closes and removes the sockets
-
-	static std::filesystem::path socket_path(const std::filesystem::path &run_dir, int guest);
 
 	// Serves for up to timeout (less if a signal arrives): accepts the
 	// qemu connections, answers the requests that came in. Throws only on
@@ -140,6 +139,7 @@ public:
 private:
 	struct Port {
 		std::filesystem::path dir{};
+		std::filesystem::path socket{};
 		Fd listener{};
 		Fd conn{};
 		LineSplitter lines{};

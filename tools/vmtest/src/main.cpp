@@ -124,16 +124,36 @@ void wait_for_listener(ChildGroup &listener, const GuestPlan &who, const fs::pat
 	std::this_thread::sleep_for(200ms);
 }
 
-// scripts/guest/init.sh mounts a tmpfs on these: host files there are
-// invisible to the guest.
-void warn_if_hidden_in_guest(const fs::path &script)
-{
-	for (const fs::path dir : {"/tmp", "/var/tmp", "/run", "/root", "/var/log", "/var/lib"}) {
-		auto [d, s] = std::mismatch(dir.begin(), dir.end(), script.begin(), script.end());
-		if (d == dir.end())
-			std::cerr << "lnet-vmtest: warning: the guest mounts a tmpfs on " << dir.string()
-				  << ", so it cannot see " << script.string() << "\n";
+// The run's socket directory, removed on every way out of the run.
+struct SocketDir {
+	fs::path path = make_socket_dir();
+	SocketDir() = default;
+	SocketDir(const SocketDir &) = delete;
+	SocketDir &operator=(const SocketDir &) = delete;
+	~SocketDir()
+	{
+		std::error_code ec;
+		fs::remove_all(path, ec);
 	}
+};
+
+// Where the debug kernel and the reference node's build are cached; the
+// guest needs it for the latter.
+fs::path cache_dir()
+{
+	if (const char *c = std::getenv("LNET_CACHE"); c && *c)
+		return c;
+	const char *home = std::getenv("HOME");
+	return fs::path(home && *home ? home : "/root") / ".cache/lnet-dev";
+}
+
+std::vector<fs::path> host_paths(const Options &o, const BootFiles &boot)
+{
+	std::vector<fs::path> paths{o.top, o.script.parent_path(), boot.moddir, cache_dir()};
+	if (const auto shared = (o.top / "../shared").lexically_normal(); fs::is_directory(shared))
+		paths.push_back(shared);
+	paths.insert(paths.end(), o.shares.begin(), o.shares.end());
+	return paths;
 }
 
 void print_results(std::span<const Result> results, bool verbose, std::string_view prefix = {})
@@ -147,7 +167,7 @@ void print_results(std::span<const Result> results, bool verbose, std::string_vi
 // up before guest B connects; the fleet's guard tears down whatever was
 // started if anything goes wrong.
 void start_guests(Fleet &fleet, const Options &o, const BootFiles &boot,
-		  std::span<const GuestPlan> plans)
+		  std::span<const GuestPlan> plans, const fs::path &socket_dir)
 {
 	const RunEnv env{
 		.guest_count = o.guests,
@@ -157,12 +177,16 @@ void start_guests(Fleet &fleet, const Options &o, const BootFiles &boot,
 		.top = o.top,
 		.moddir = boot.moddir,
 		.control = guest_control_device,
+		.cache = cache_dir(),
+		.extra_env = o.env,
 	};
+	const auto shown = host_paths(o, boot);
 	const QemuRun qemu{
 		.kernel_image = boot.image,
 		.initramfs = boot.initramfs,
 		.top = o.top,
 		.run_dir = o.run_dir,
+		.socket_dir = socket_dir,
 		.mem_mb = o.mem_mb,
 		.smp = o.smp,
 		.kernel_args = o.kernel_args,
@@ -171,13 +195,14 @@ void start_guests(Fleet &fleet, const Options &o, const BootFiles &boot,
 	for (const auto &plan : plans) {
 		const fs::path dir = o.run_dir / plan.name();
 		write_text(dir / "env", render_env(plan, env));
+		write_text(dir / "host-paths", render_host_paths(shown));
 		const auto argv = qemu_argv(qemu, plan);
 		write_text(dir / "qemu.cmd", shell_command(argv));
 		for (const auto &nic : plan.nics) {
 			if (nic.listens)
 				continue;
 			const auto a = static_cast<size_t>(o.links[static_cast<size_t>(nic.link)].a);
-			wait_for_listener(fleet.guests[a], plans[a], link_socket(o.run_dir, nic.link),
+			wait_for_listener(fleet.guests[a], plans[a], link_socket(socket_dir, nic.link),
 					  o.run_dir);
 		}
 		fleet.guests.emplace_back(argv, dir / "qemu.log");
@@ -248,7 +273,9 @@ int run(const Options &o)
 	require_safe(o.run_dir, "run directory");
 	require_file(o.top / "scripts/guest/init.sh", "is --top (or LNET_TOP) the work tree?");
 	require_file(o.script, "check --script");
-	warn_if_hidden_in_guest(o.script);
+	for (const auto &p : o.shares)
+		if (!fs::is_directory(p))
+			throw std::runtime_error("--share " + p.string() + " is not a directory");
 	const BootFiles boot = resolve_boot_files(o);
 	require_safe(boot.image, "kernel");
 	require_safe(boot.initramfs, "initramfs");
@@ -266,12 +293,13 @@ int run(const Options &o)
 
 	std::vector<GuestExit> exits;
 	{
+		const SocketDir sockets;
 		// qemu connects to its control socket at startup: listen first.
-		ControlServer control(o.run_dir, o.guests,
-				      ControlHandler(o.links, hmp_monitors(o.run_dir)));
+		ControlServer control(o.run_dir, sockets.path, o.guests,
+				      ControlHandler(o.links, hmp_monitors(sockets.path)));
 		Fleet fleet;
 		const auto deadline = Clock::now() + std::chrono::seconds(o.timeout_s);
-		start_guests(fleet, o, boot, plans);
+		start_guests(fleet, o, boot, plans, sockets.path);
 		exits = wait_for_guests(fleet, control, o, deadline);
 	}
 	std::vector<GuestEvidence> evidence;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-// A client for a guest's qemu human monitor (HMP) on RUN/g<i>/monitor.sock.
+// A client for a guest's qemu human monitor (HMP) on its monitor_socket() (qemu.hpp).
 #pragma once
 
 #include "unixsock.hpp"

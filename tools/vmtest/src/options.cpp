@@ -31,6 +31,25 @@ std::filesystem::path absolute_from(const std::filesystem::path &p,
 	return abs;
 }
 
+// NAME=VALUE, NAME a shell variable name that is not the runner's own.
+bool valid_env(std::string_view kv)
+{
+	const auto eq = kv.find('=');
+	if (eq == 0 || eq == std::string_view::npos)
+		return false;
+	const auto name = kv.substr(0, eq);
+	if (name.starts_with("GUEST_") || name.starts_with("LNET_"))
+		return false;
+	for (std::size_t i = 0; i < name.size(); i++) {
+		const char c = name[i];
+		bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' ||
+			  (i > 0 && c >= '0' && c <= '9');
+		if (!ok)
+			return false;
+	}
+	return kv.find('\n') == std::string_view::npos;
+}
+
 // Everything that CLI11 cannot check by itself.
 Options resolve(Options o, const std::vector<std::string> &link_specs, std::string_view expect,
 		std::string_view top_arg, const char *env_top, std::string_view run_dir_arg,
@@ -55,6 +74,12 @@ Options resolve(Options o, const std::vector<std::string> &link_specs, std::stri
 
 	if (!expect.empty())
 		o.expect = category_from_string(expect);
+	for (const auto &kv : o.env)
+		if (!valid_env(kv))
+			throw std::invalid_argument("--env " + kv + ": use NAME=VALUE, NAME a shell "
+						    "variable name not starting with GUEST_ or LNET_");
+	for (auto &p : o.shares)
+		p = absolute_from(p, cwd);
 
 	std::filesystem::path top = !top_arg.empty()            ? std::filesystem::path(top_arg) :
 				    env_top && *env_top != '\0' ? std::filesystem::path(env_top) :
@@ -112,6 +137,10 @@ ParsedOptions parse_options(std::span<const char *const> argv, const char *env_t
 	app.add_option("--expect", expect, "self-check: pass iff this category is detected")
 		->check(CLI::IsMember({"kunit-fail", "lockdep", "kasan", "kmemleak", "warning",
 				       "bug"}));
+	app.add_option("--env", o.env, "NAME=VALUE for the guest's environment; repeatable");
+	app.add_option("--share", o.shares, "a host directory the guest must see at its own path "
+					    "(the work tree, ../shared and the cache always are); "
+					    "repeatable");
 	app.add_option("--top", top, "work tree (default: $LNET_TOP, else the current directory)");
 	app.add_flag("--verbose,-v", o.verbose, "also print the passed results");
 

@@ -33,6 +33,8 @@ struct Options {
 	std::filesystem::path run_dir{}; // absolute
 	std::optional<Category> expect{};
 	std::filesystem::path top{}; // absolute
+	std::vector<std::string> env{}; // "NAME=VALUE" for the guest's env file
+	std::vector<std::filesystem::path> shares{}; // absolute; more host paths to show
 	bool verbose = false;
 };
 

@@ -132,10 +132,40 @@ std::string render_env(const GuestPlan &guest, const RunEnv &run)
 		{"LNET_TOP", run.top.string()},
 		{"LNET_MODDIR", run.moddir.string()},
 		{"GUEST_CONTROL", std::string(run.control)},
+		{"LNET_CACHE", run.cache.string()},
 	};
 	std::string out = "# Written by lnet-vmtest for " + guest.name() + "; sourced by its init.\n";
 	for (const auto &[name, value] : vars)
 		out += std::string(name) + "=" + shell_quote(value) + "\n";
+	for (const auto &kv : run.extra_env) {
+		const auto eq = kv.find('=');
+		out += kv.substr(0, eq) + "=" + shell_quote(kv.substr(eq + 1)) + "\n";
+	}
+	return out;
+}
+
+std::string render_host_paths(std::span<const std::filesystem::path> paths)
+{
+	auto inside = [](const std::filesystem::path &p, const std::filesystem::path &dir) {
+		auto [d, q] = std::mismatch(dir.begin(), dir.end(), p.begin(), p.end());
+		return d == dir.end();
+	};
+	auto normal = [](const std::filesystem::path &p) {
+		auto n = p.lexically_normal();
+		return n.has_filename() || n == n.root_path() ? n : n.parent_path();
+	};
+	std::string out;
+	for (std::size_t i = 0; i < paths.size(); i++) {
+		const auto p = normal(paths[i]);
+		bool covered = false;
+		for (std::size_t j = 0; j < paths.size() && !covered; j++) {
+			const auto o = normal(paths[j]);
+			// of two equal paths the first one stays
+			covered = j != i && inside(p, o) && (p != o || j < i);
+		}
+		if (!covered)
+			out += p.string() + "\n";
+	}
 	return out;
 }
 

@@ -63,6 +63,8 @@ struct RunEnv {
 	std::filesystem::path top{};
 	std::filesystem::path moddir{};
 	std::string_view control{}; // the guest's control channel device
+	std::filesystem::path cache{}; // LNET_CACHE: debug kernel, reference node builds
+	std::span<const std::string> extra_env{}; // "NAME=VALUE" from --env
 };
 
 // A POSIX shell word that stands for s literally: 'it'\''s'.
@@ -70,5 +72,12 @@ std::string shell_quote(std::string_view s);
 
 // The env file: one NAME='value' line per variable.
 std::string render_env(const GuestPlan &guest, const RunEnv &run);
+
+// The host directories the guest must see at their own paths although its
+// init mounts a tmpfs over /tmp, /root and the like: the work tree, the
+// shared directory beside it, the cache, the script's directory and any
+// --share, without one that another already contains. One path a line
+// (RUN/g<i>/host-paths; Documentation/testing.md, "Guest protocol").
+std::string render_host_paths(std::span<const std::filesystem::path> paths);
 
 } // namespace vmtest

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "control.hpp"
+#include "qemu.hpp"
 
 #include <gtest/gtest.h>
 
@@ -186,7 +187,7 @@ struct ServerTest : ::testing::Test {
 	void TearDown() override { fs::remove_all(run); }
 
 	// What qemu does: connect to the guest's control socket.
-	Fd connect_guest(int i) { return connect_unix(ControlServer::socket_path(run, i)); }
+	Fd connect_guest(int i) { return connect_unix(control_socket(run, i)); }
 
 	static void send(const Fd &fd, std::string_view s)
 	{
@@ -221,8 +222,8 @@ struct ServerTest : ::testing::Test {
 
 TEST_F(ServerTest, RequestsAndAnswers)
 {
-	ControlServer srv(run, 2, ControlHandler({{0, 1}}, mons.fn()));
-	EXPECT_TRUE(fs::exists(run / "g0/control.sock"));
+	ControlServer srv(run, run, 2, ControlHandler({{0, 1}}, mons.fn()));
+	EXPECT_TRUE(fs::exists(control_socket(run, 0)));
 	Fd g0 = connect_guest(0), g1 = connect_guest(1);
 	send(g0, "1 link 0 off\n");
 	EXPECT_EQ(answer(srv, g0, 1), "ok 1\n");
@@ -242,7 +243,7 @@ TEST_F(ServerTest, RequestsAndAnswers)
 
 TEST_F(ServerTest, OverlongAndGarbage)
 {
-	ControlServer srv(run, 2, ControlHandler({{0, 1}}, mons.fn()));
+	ControlServer srv(run, run, 2, ControlHandler({{0, 1}}, mons.fn()));
 	Fd g0 = connect_guest(0);
 	send(g0, "7 link 0 off " + std::string(1000, 'y') + "\n8 ping\n");
 	EXPECT_EQ(answer(srv, g0, 2), "err 7 request longer than 256 bytes\nok 8\n");
@@ -253,7 +254,7 @@ TEST_F(ServerTest, OverlongAndGarbage)
 
 TEST_F(ServerTest, GuestGoneOrNotReading)
 {
-	ControlServer srv(run, 2, ControlHandler({{0, 1}}, mons.fn()));
+	ControlServer srv(run, run, 2, ControlHandler({{0, 1}}, mons.fn()));
 	{
 		Fd g0 = connect_guest(0);
 		send(g0, "1 ping\n");
@@ -285,12 +286,12 @@ TEST_F(ServerTest, GuestGoneOrNotReading)
 TEST_F(ServerTest, SocketsRemoved)
 {
 	{
-		ControlServer srv(run, 2, ControlHandler({{0, 1}}, mons.fn()));
-		EXPECT_TRUE(fs::exists(run / "g1/control.sock"));
+		ControlServer srv(run, run, 2, ControlHandler({{0, 1}}, mons.fn()));
+		EXPECT_TRUE(fs::exists(control_socket(run, 1)));
 	}
-	EXPECT_FALSE(fs::exists(run / "g0/control.sock"));
-	EXPECT_FALSE(fs::exists(run / "g1/control.sock"));
-	EXPECT_THROW(ControlServer(run / "missing", 1, ControlHandler({}, mons.fn())),
+	EXPECT_FALSE(fs::exists(control_socket(run, 0)));
+	EXPECT_FALSE(fs::exists(control_socket(run, 1)));
+	EXPECT_THROW(ControlServer(run / "missing", run / "missing", 1, ControlHandler({}, mons.fn())),
 		     std::runtime_error);
 }
 

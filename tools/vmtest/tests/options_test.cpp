@@ -105,6 +105,12 @@ TEST(Options, UsageErrors)
 		{"--suite", "s", "--kernel", "stock", "--script", "/t.sh", "--link", "0-2"},
 		{"--suite", "s", "--kernel", "stock", "--script", "/t.sh", "--expect", "panic"},
 		{"--suite", "../x", "--kernel", "stock", "--script", "/t.sh"},
+		{"--suite", "s", "--kernel", "stock", "--script", "/t.sh", "--env", "NOEQUALS"},
+		{"--suite", "s", "--kernel", "stock", "--script", "/t.sh", "--env", "=v"},
+		{"--suite", "s", "--kernel", "stock", "--script", "/t.sh", "--env", "1X=v"},
+		{"--suite", "s", "--kernel", "stock", "--script", "/t.sh", "--env", "A-B=v"},
+		{"--suite", "s", "--kernel", "stock", "--script", "/t.sh", "--env", "LNET_TOP=/x"},
+		{"--suite", "s", "--kernel", "stock", "--script", "/t.sh", "--env", "GUEST_INDEX=3"},
 	};
 	for (const auto &args : bad) {
 		auto p = parse(args);
@@ -112,6 +118,16 @@ TEST(Options, UsageErrors)
 		EXPECT_EQ(p.parsed.exit_code, 2);
 		EXPECT_FALSE(p.err.empty());
 	}
+}
+
+TEST(Options, EnvAndShares)
+{
+	auto p = parse({"--suite", "i", "--kernel", "stock", "--script", "/t.sh", "--env",
+			"LUSTRE_DIR=/c/l x", "--env", "X_1=", "--share", "rel/d", "--share", "/abs/"});
+	ASSERT_TRUE(p.parsed.options) << p.err;
+	EXPECT_EQ(p.parsed.options->env, (std::vector<std::string>{"LUSTRE_DIR=/c/l x", "X_1="}));
+	EXPECT_EQ(p.parsed.options->shares,
+		  (std::vector<std::filesystem::path>{"/cwd/rel/d", "/abs"}));
 }
 
 TEST(Options, Help)

@@ -77,6 +77,7 @@ TEST(Topology, RenderEnv)
 {
 	auto plans = plan_guests(2, default_links(2));
 	std::vector<std::string> args{"--count", "3"};
+	std::vector<std::string> extra{"LUSTRE_DIR=/c/lustre x", "EMPTY="};
 	RunEnv run{
 		.guest_count = 2,
 		.script = "/w/tests/scenarios/smoke.sh",
@@ -85,6 +86,8 @@ TEST(Topology, RenderEnv)
 		.top = "/w",
 		.moddir = "/w/build/stock",
 		.control = "/dev/ttyS1",
+		.cache = "/c",
+		.extra_env = extra,
 	};
 	EXPECT_EQ(render_env(plans[1], run),
 		  "# Written by lnet-vmtest for g1; sourced by its init.\n"
@@ -98,7 +101,19 @@ TEST(Topology, RenderEnv)
 		  "GUEST_KERNEL='stock'\n"
 		  "LNET_TOP='/w'\n"
 		  "LNET_MODDIR='/w/build/stock'\n"
-		  "GUEST_CONTROL='/dev/ttyS1'\n");
+		  "GUEST_CONTROL='/dev/ttyS1'\n"
+		  "LNET_CACHE='/c'\n"
+		  "LUSTRE_DIR='/c/lustre x'\n"
+		  "EMPTY=''\n");
+}
+
+TEST(Topology, HostPathsWithoutNestedOnes)
+{
+	const std::vector<std::filesystem::path> paths{"/root/t", "/root/t/tests/scenarios",
+						       "/root/t/build/stock", "/root/.cache/lnet-dev/",
+						       "/root/shared", "/root/t", "/root/tx"};
+	EXPECT_EQ(render_host_paths(paths),
+		  "/root/t\n/root/.cache/lnet-dev\n/root/shared\n/root/tx\n");
 }
 
 TEST(Topology, RenderEnvLonelyGuest)
