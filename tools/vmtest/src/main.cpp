@@ -16,8 +16,11 @@
 #include <fstream>
 #include <iostream>
 #include <stdexcept>
+#include <system_error>
 #include <thread>
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/wait.h>
 
 namespace {
@@ -136,6 +139,27 @@ struct SocketDir {
 		fs::remove_all(path, ec);
 	}
 };
+
+// One run's guests at a time on this machine: two suites' guests sharing
+// two host cores make each other's timings, and so their timeouts, wrong.
+// Held from before the first guest boots to the end of the run; a second
+// run waits here, before its own timeout starts.
+Fd take_machine_lock()
+{
+	const char *path = "/tmp/lnet-vmtest.lock";
+	Fd fd(::open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666));
+	if (!fd)
+		throw std::system_error(errno, std::generic_category(), path);
+	if (::flock(fd.get(), LOCK_EX | LOCK_NB) == 0)
+		return fd;
+	std::cerr << "lnet-vmtest: waiting for another run's guests to end (" << path << ")\n";
+	while (::flock(fd.get(), LOCK_EX) != 0) {
+		if (errno != EINTR)
+			throw std::system_error(errno, std::generic_category(), path);
+		check_interrupted();
+	}
+	return fd;
+}
 
 // Where the debug kernel and the reference node's build are cached; the
 // guest needs it for the latter.
@@ -293,6 +317,7 @@ int run(const Options &o)
 
 	std::vector<GuestExit> exits;
 	{
+		const Fd machine = take_machine_lock();
 		const SocketDir sockets;
 		// qemu connects to its control socket at startup: listen first.
 		ControlServer control(o.run_dir, sockets.path, o.guests,
