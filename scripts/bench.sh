@@ -1,58 +1,116 @@
 #!/usr/bin/env bash
 # make bench: benchmarks, each figure printed next to a baseline measured in
 # the same run, as a ratio. Stock kernel (no debug overhead). Writes
-# build/bench/results.csv. Not part of make check.
+# build/bench/results.csv and build/bench/results.png. Not part of make
+# check. BENCH_SECS (default 5): seconds per measurement; BENCH_ROUNDS
+# (default 3): rounds of each lst row.
 #
 # The core (one guest): matching cost (10 / 1,000 / 100,000 match-unique
 # MEs, baseline: 10 MEs) and loopback PUT rate (1 thread vs one per CPU, MD
 # lock table vs a single slot; baseline: 1 thread with the lock table).
-# ksocklnd (two guests on one link, tests/scenarios/bench-net.sh): bulk PUT
-# and GET of 1 MiB with 8 in flight (baseline: iperf3 in the same
-# direction) and 0 B GET round trips with 1, 8 and 32 in flight (baseline:
-# lnet-tcprr request/response exchanges with as many in flight).
+# ksocklnd (two guests on one link, tests/scenarios/bench-net.sh): the
+# link's raw TCP bandwidth, the best of iperf3 with 1 stream, 4 (-P 4) and
+# zero-copy (-Z), each way (each variant is shown against the best); bulk
+# PUT and GET of 1 MiB with 8 in flight (baseline: the link's best) and 0 B
+# GET round trips with 1, 8 and 32 in flight (baseline: lnet-tcprr
+# request/response exchanges with as many in flight).
 # ko2iblnd (the same two guests over soft-RoCE, bench-net.sh o2ib): bulk
 # PUT and GET of 1 MiB with 8 in flight (baseline: ib_write_bw, 1 MiB RDMA
-# writes) and 0 B GETs with 1 and 8 in flight (baseline: ib_send_lat round
-# trips, 1e6 / (2 x one-way latency)).
-# lnet_selftest (lst, in the same two runs): brw write and read of 4 KiB
-# and 1 MiB with 1 and 8 in flight (the client's LNet bandwidth from lst
-# stat; baseline: iperf3 in the same direction, or ib_write_bw) and a ping
-# test with 8 in flight (RPC/s; baseline: the request/response figures
-# above). The ratios are also drawn as build/bench/results.png (gnuplot).
-set -euo pipefail
+# writes, the link's best) and 0 B GETs with 1 and 8 in flight (baseline:
+# ib_send_lat round trips, 1e6 / (2 x one-way latency)).
+# lnet_selftest (tests/scenarios/bench-lst.sh, g0 the console and client,
+# g1 the server), for three pairs on each net: Lustre 2.17 on both
+# (scripts/build-lustre.sh), ours on both, and mixed (ours on g0 with our
+# lst, Lustre on g1): brw write and read of 4 KiB and 1 MiB with 1 and 8 in
+# flight (the client's LNet bandwidth from lst stat) and a ping test with 8
+# in flight (RPC/s), each BENCH_ROUNDS times: the median, its spread
+# [min-max], ours/Lustre, mixed / the slower pure pair, and each pure
+# pair's ratio to the link's best (ping: to the request/response baseline
+# of the 0 B GETs). A row is flagged with '*' (not failed) when ours/Lustre
+# < 1.2 or mixed is below the slower pure pair.
+# Exit status 1 if a guest run failed (its figures are then n/a).
+# BENCH_REPORT=1: no build and no run, only the report of the last runs.
+set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-cd "$top"
+cd "$top" || exit 1
 export LNET_TOP=$top
 out=$top/build/bench
+secs=${BENCH_SECS:-5}
+rounds=${BENCH_ROUNDS:-3}
 mkdir -p "$out"
+die() { echo "bench: $*" >&2; exit 1; }
 
-scripts/install-deps.sh
-make -s modules LNET_BENCH=1 >/dev/null
-make -s tools >/dev/null
-build/tools/vmtest/lnet-vmtest --suite bench-core --kernel stock --guests 1 --smp 2 \
-	--timeout 900 --script "$top/tests/scenarios/bench-core.sh"
-build/tools/vmtest/lnet-vmtest --suite bench-net --kernel stock --guests 2 --link 0-1 \
-	--timeout 900 --script "$top/tests/scenarios/bench-net.sh" --arg tcp
-build/tools/vmtest/lnet-vmtest --suite bench-net-o2ib --kernel stock --guests 2 --link 0-1 \
-	--timeout 900 --script "$top/tests/scenarios/bench-net.sh" --arg o2ib
-raw="$top/build/vmtest/bench-core/g0/bench.txt $top/build/vmtest/bench-net/g0/bench.txt"
-raw+=" $top/build/vmtest/bench-net-o2ib/g0/bench.txt"
+failed=()
+if [ "${BENCH_REPORT:-0}" != 1 ]; then
+	scripts/install-deps.sh || die "install-deps failed"
+	make -s modules LNET_BENCH=1 >/dev/null || die "make modules failed"
+	make -s tools >/dev/null || die "make tools failed"
+	lustre=$(scripts/build-lustre.sh | tail -n1)
+	if [ ! -f "$lustre/modules/lnet.ko" ]; then
+		echo "bench: scripts/build-lustre.sh failed: no Lustre pairs" >&2
+		lustre=
+	fi
+
+	# vmtest SUITE GUESTS TIMEOUT SCRIPT ARGS...: one guest run; a failure is
+	# reported at the end (its figures are missing from the table).
+	vmtest() {
+		local suite=$1 guests=$2 timeout=$3 script=$4 a args=()
+		shift 4
+		for a in "$@"; do args+=(--arg "$a"); done
+		if [ "$guests" = 1 ]; then
+			args+=(--smp 2)
+		else
+			args+=(--link 0-1)
+		fi
+		[ -n "$lustre" ] && args+=(--env "LUSTRE_DIR=$lustre")
+		build/tools/vmtest/lnet-vmtest --suite "$suite" --kernel stock --guests "$guests" \
+			--timeout "$timeout" --env "BENCH_SECS=$secs" --env "BENCH_ROUNDS=$rounds" \
+			--script "$top/tests/scenarios/$script" "${args[@]}" || failed+=("$suite")
+	}
+	t=$((900 + 20 * secs))
+	vmtest bench-core 1 "$t" bench-core.sh
+	vmtest bench-net 2 "$t" bench-net.sh tcp
+	vmtest bench-net-o2ib 2 "$t" bench-net.sh o2ib
+	# 9 lst rows a round, each BENCH_SECS and about 3 s more
+	t=$((600 + rounds * 9 * (secs + 10)))
+	pairs="lustre-lustre ours-ours ours-lustre"
+	for net in tcp o2ib; do
+		for p in $pairs; do
+			if [ -z "$lustre" ] && [[ $p == *lustre* ]]; then
+				failed+=("bench-lst-$net-$p (no Lustre build)")
+				rm -rf "build/vmtest/bench-lst-$net-$p"	# no stale figures
+				continue
+			fi
+			vmtest "bench-lst-$net-$p" 2 "$t" bench-lst.sh "$net" "${p%-*}" "${p#*-}" "$rounds"
+		done
+	done
+fi
+raw=()	# the runs' figures (a failed run may have none)
+for s in bench-core bench-net bench-net-o2ib; do
+	[ -f "$top/build/vmtest/$s/g0/bench.txt" ] && raw+=("$top/build/vmtest/$s/g0/bench.txt")
+done
 
 value() { # value NAME FIELD
-	# shellcheck disable=SC2086
-	awk -v n="$1" -v f="$2" '$1 == n { for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == f) print kv[2] } }' $raw
+	[ ${#raw[@]} -gt 0 ] || return 0
+	awk -v n="$1" -v f="$2" '$1 == n { for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == f) print kv[2] } }' "${raw[@]}"
 }
 mbit() { awk -v m="$1" 'BEGIN { if (m != "") printf "%d", m * 8 }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a != "" && b > 0) printf "%.2f", a / b; else print "n/a" }'; }
+# maxof, minof: the largest, the smallest number of stdin's (empty if none)
+maxof() { awk 'NF && (m == "" || $1 + 0 > m + 0) { m = $1 } END { print m }'; }
+minof() { awk 'NF && (m == "" || $1 + 0 < m + 0) { m = $1 } END { print m }'; }
 
 csv=$out/results.csv
-echo "benchmark,value,unit,baseline,ratio" >"$csv"
+# value/baseline/ratio for every row; for lst rows value is ours-ours (the
+# median of the rounds) and the columns after ratio the rest of the
+# comparison (empty for the other rows)
+echo "benchmark,value,unit,baseline,ratio,ours_min,ours_max,lustre,lustre_min,lustre_max,mixed,mixed_min,mixed_max,ours_vs_lustre,mixed_vs_slower,lustre_vs_baseline,mixed_vs_baseline,ours_rounds,lustre_rounds,mixed_rounds,flag" >"$csv"
 printf '%-44s %14s  %-10s %s\n' benchmark value unit "ratio to baseline"
 row() { # row NAME VALUE UNIT BASELINE
 	local r
 	r=$(ratio "$2" "$4")
-	printf '%-44s %14s  %-10s %s\n' "$1" "$2" "$3" "$r"
-	echo "${1//,/;},$2,$3,$4,$r" >>"$csv"	# names keep no comma in the CSV
+	printf '%-44s %14s  %-10s %s\n' "$1" "${2:-n/a}" "$3" "$r"
+	echo "${1//,/;},$2,$3,$4,$r,,,,,,,,,,,,,,,," >>"$csv"	# names keep no comma in the CSV
 }
 
 m10=$(value match-10 ns_per_msg)
@@ -64,60 +122,137 @@ row "loopback PUT rate, 1 thread, lock table" "$base" puts/s "$base"
 row "loopback PUT rate, all CPUs, lock table" "$(value rate-slots0-threads0 puts_per_sec)" puts/s "$base"
 row "loopback PUT rate, 1 thread, single lock" "$(value rate-slots1-threads1 puts_per_sec)" puts/s "$base"
 row "loopback PUT rate, all CPUs, single lock" "$(value rate-slots1-threads0 puts_per_sec)" puts/s "$base"
-row "tcp: bulk PUT 1 MiB x8 (base: iperf3)" "$(mbit "$(value lnet-put mbytes_per_sec)")" Mbit/s \
-	"$(value tcp-fwd mbit_per_sec)"
-row "tcp: bulk GET 1 MiB x8 (base: iperf3 -R)" "$(mbit "$(value lnet-get mbytes_per_sec)")" Mbit/s \
-	"$(value tcp-rev mbit_per_sec)"
+# the link's best raw TCP bandwidth: every iperf3 variant, each way
+tcp_variants="tcp-fwd tcp-fwd-p4 tcp-fwd-z tcp-rev tcp-rev-p4 tcp-rev-z"
+tcpbest=$(for v in $tcp_variants; do value "$v" mbit_per_sec; done | maxof)
+for v in $tcp_variants; do
+	case $v in
+	tcp-fwd) opts= ;;
+	tcp-fwd-p4) opts=" -P 4" ;;
+	tcp-fwd-z) opts=" -Z" ;;
+	tcp-rev) opts=" -R" ;;
+	tcp-rev-p4) opts=" -R -P 4" ;;
+	tcp-rev-z) opts=" -R -Z" ;;
+	esac
+	row "tcp: iperf3$opts (base: link's best)" "$(value "$v" mbit_per_sec)" Mbit/s "$tcpbest"
+done
+row "tcp: bulk PUT 1 MiB x8 (base: link's best)" "$(mbit "$(value lnet-put mbytes_per_sec)")" Mbit/s \
+	"$tcpbest"
+row "tcp: bulk GET 1 MiB x8 (base: link's best)" "$(mbit "$(value lnet-get mbytes_per_sec)")" Mbit/s \
+	"$tcpbest"
 for n in 1 8 32; do
 	row "tcp: 0 B GET x$n (base: TCP req/resp x$n)" "$(value "lnet-get0-$n" ops_per_sec)" ops/s \
 		"$(value "tcp-rr-$n" per_sec)"
 done
+ibbest=$(value ib-write mbit_per_sec)
 row "o2ib: bulk PUT 1 MiB x8 (base: ib_write_bw)" "$(mbit "$(value o2ib-put mbytes_per_sec)")" Mbit/s \
-	"$(value ib-write mbit_per_sec)"
+	"$ibbest"
 row "o2ib: bulk GET 1 MiB x8 (base: ib_write_bw)" "$(mbit "$(value o2ib-get mbytes_per_sec)")" Mbit/s \
-	"$(value ib-write mbit_per_sec)"
+	"$ibbest"
 for n in 1 8; do
 	row "o2ib: 0 B GET x$n (base: verbs send RTT x1)" "$(value "o2ib-get0-$n" ops_per_sec)" ops/s \
 		"$(value ib-rr per_sec)"
 done
+echo
+
+# --- lnet_selftest: three pairs -------------------------------------------
+rcsv=$out/lst-rounds.csv
+echo "net,row,pair,round,value,unit,errors" >"$rcsv"
+# lst_stats NET PAIR ROW FIELD: "median min max n" of ROW's FIELD over the
+# rounds of that pair's run (empty if there is none)
+lst_stats() {
+	local f=$top/build/vmtest/bench-lst-$1-$2/g0/bench.txt
+	[ -f "$f" ] || return 0
+	awk -v n="lst-$3" -v f="$4" '$1 == n { for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == f) print kv[2] } }' "$f" |
+		sort -g | awk '{ v[NR] = $1 } END { if (NR) printf "%s %s %s %d\n",
+			NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2, v[1], v[NR], NR }'
+}
+# num X: a figure for the table: whole above 100, else one decimal
+num() { awk -v x="$1" 'BEGIN { if (x == "") print "n/a"; else if (x >= 100) printf "%.0f", x; else printf "%.1f", x }'; }
+# cell MEDIAN MIN MAX: "median [min-max]"
+cell() {
+	if [ -z "$1" ]; then
+		echo "n/a"
+	else
+		echo "$(num "$1") [$(num "$2")-$(num "$3")]"
+	fi
+}
+printf 'lnet_selftest, g0 console and client -> g1 server: median of %s rounds of %s s [min-max];\n' "$rounds" "$secs"
+printf 'Lustre = Lustre 2.17 on both, ours = ours on both, mixed = ours on g0, Lustre on g1\n'
+printf '%-24s %-7s %-22s %-22s %-22s %7s %8s %8s %8s\n' lst unit Lustre ours mixed ours/L mix/slow L/link ours/link
+nflag=0
 for net in tcp o2ib; do
 	if [ $net = tcp ]; then
-		fwd=$(value tcp-fwd mbit_per_sec)
-		rev=$(value tcp-rev mbit_per_sec)
-		rr=$(value tcp-rr-8 per_sec)
-		wbase="iperf3" rbase="iperf3 -R" rrbase="TCP req/resp x8"
+		bw=$tcpbest rr=$(value tcp-rr-8 per_sec) rrbase="TCP req/resp x8"
 	else
-		fwd=$(value ib-write mbit_per_sec)
-		rev=$fwd
-		rr=$(value ib-rr per_sec)
-		wbase="ib_write_bw" rbase="ib_write_bw" rrbase="verbs send RTT x1"
+		bw=$ibbest rr=$(value ib-rr per_sec) rrbase="verbs send RTT x1"
 	fi
-	for rw in write read; do
-		for size in 4k 1M; do
-			for c in 1 8; do
-				if [ $rw = write ]; then
-					row "$net: lst brw write $size x$c (base: $wbase)" \
-						"$(value "$net-lst-brw-$rw-$size-x$c" w_mbit)" Mbit/s "$fwd"
-				else
-					row "$net: lst brw read $size x$c (base: $rbase)" \
-						"$(value "$net-lst-brw-$rw-$size-x$c" r_mbit)" Mbit/s "$rev"
-				fi
-			done
+	for name in brw-write-4k-x1 brw-write-4k-x8 brw-write-1M-x1 brw-write-1M-x8 \
+		brw-read-4k-x1 brw-read-4k-x8 brw-read-1M-x1 brw-read-1M-x8 ping-x8; do
+		case $name in
+		brw-write-*) field=w_mbit unit=Mbit/s base=$bw ;;
+		brw-read-*) field=r_mbit unit=Mbit/s base=$bw ;;
+		ping-*) field=w_rpc unit=RPC/s base=$rr ;;
+		esac
+		label="$net: ${name//-/ }"
+		read -r lm lmin lmax ln < <(lst_stats "$net" lustre-lustre "$name" "$field")
+		read -r om omin omax on < <(lst_stats "$net" ours-ours "$name" "$field")
+		read -r mm mmin mmax mn < <(lst_stats "$net" ours-lustre "$name" "$field")
+		for p in lustre-lustre ours-ours ours-lustre; do
+			f=$top/build/vmtest/bench-lst-$net-$p/g0/bench.txt
+			[ -f "$f" ] && awk -v n="lst-$name" -v f="$field" -v net="$net" -v p="$p" -v u="$unit" \
+				'$1 == n { for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+				  print net "," substr(n, 5) "," p "," v["round"] "," v[f] "," u "," v["errors"] }' "$f" >>"$rcsv"
 		done
+		ol=$(ratio "$om" "$lm")
+		slower=
+		[ -n "$lm" ] && [ -n "$om" ] && slower=$(printf '%s\n' "$lm" "$om" | minof)
+		ms=$(ratio "$mm" "$slower")
+		ll=$(ratio "$lm" "$base")
+		olink=$(ratio "$om" "$base")
+		mlink=$(ratio "$mm" "$base")
+		why=()
+		if [ "$ol" = n/a ] || [ "$ms" = n/a ]; then
+			why+=("missing")
+		else
+			awk -v r="$ol" 'BEGIN { exit !(r < 1.2) }' && why+=("ours/L < 1.2")
+			awk -v r="$ms" 'BEGIN { exit !(r < 1) }' && why+=("mixed < slower")
+		fi
+		flag=
+		for w in "${why[@]}"; do
+			flag="${flag:+$flag, }$w"
+		done
+		[ -n "$flag" ] && flag="* $flag"
+		[ -n "$flag" ] && nflag=$((nflag + 1))
+		printf '%-24s %-7s %-22s %-22s %-22s %7s %8s %8s %8s%s\n' "$label" "$unit" \
+			"$(cell "$lm" "$lmin" "$lmax")" "$(cell "$om" "$omin" "$omax")" \
+			"$(cell "$mm" "$mmin" "$mmax")" "$ol" "$ms" "$ll" "$olink" "${flag:+ $flag}"
+		[ $name = ping-x8 ] && blabel="$rrbase" || blabel="link's best"
+		echo "$net: lst ${name//-/ } (base: $blabel),$om,$unit,$base,$olink,$omin,$omax,$lm,$lmin,$lmax,$mm,$mmin,$mmax,$ol,$ms,$ll,$mlink,${on:-0},${ln:-0},${mn:-0},${flag:+flagged}" >>"$csv"
 	done
-	row "$net: lst ping x8 (base: $rrbase)" "$(value "$net-lst-ping-x8" w_rpc)" RPC/s "$rr"
 done
-echo "csv: $csv"
+echo "* flagged: ours/Lustre below 1.2, or mixed below the slower pure pair ($nflag rows)"
+echo "link: tcp ${tcpbest:-n/a} Mbit/s (best iperf3), o2ib ${ibbest:-n/a} Mbit/s (ib_write_bw)"
+echo "csv: $csv (each round: $rcsv)"
 
-# The chart: one bar per figure, its ratio to its baseline.
+# The chart: one bar per figure, its ratio to its baseline; for the lst
+# rows ours (middle), Lustre (left) and mixed (right).
 png=$out/results.png
-if gnuplot -e "set terminal pngcairo size 1400,900 noenhanced font ',9'; set output '$png';
-	set datafile separator ','; set style fill solid 0.6; set boxwidth 0.7;
+if gnuplot -e "set terminal pngcairo size 1600,1000 noenhanced font ',9'; set output '$png';
+	set datafile separator ','; set style fill solid 0.6; set boxwidth 0.27;
 	set title 'LNet benchmarks: ratio to the baseline measured in the same run';
 	set ylabel 'ratio'; set xtics rotate by -60 left; set grid ytics; set yrange [0:*];
-	set key off; set bmargin 22; set rmargin 14;
-	plot '$csv' every ::1 using 0:(strcol(5) eq 'n/a' ? 0 : column(5)):xtic(1) with boxes, 1 with lines dt 2" 2>"$out/gnuplot.log"; then
+	set key top right; set bmargin 24; set rmargin 14;
+	r(c) = (strcol(c) eq '' || strcol(c) eq 'n/a') ? NaN : column(c);
+	plot '$csv' every ::1 using (\$0 - 0.28):(r(16)) with boxes title 'lst: Lustre-Lustre',
+	'' every ::1 using 0:(r(5)):xtic(1) with boxes title 'ours (lst: ours-ours)',
+	'' every ::1 using (\$0 + 0.28):(r(17)) with boxes title 'lst: mixed',
+	1 with lines dt 2 notitle" 2>"$out/gnuplot.log"; then
 	echo "chart: $png"
 else
 	echo "chart: gnuplot failed, see $out/gnuplot.log" >&2
+fi
+if [ ${#failed[@]} -gt 0 ]; then
+	echo "bench: failed runs (figures n/a): ${failed[*]}; logs in build/vmtest/<suite>" >&2
+	exit 1
 fi

@@ -154,6 +154,14 @@ step build-stock-tests build build-stock-tests modules LNET_BENCH=1
 step run-stock guest --suite run-stock --kernel stock --guests 2 --link 0-1 \
 	--timeout 400 --script "$top/tests/scenarios/run-demo.sh"
 
+# Against a real Lustre 2.17.0 LNet node (make interop runs the full
+# scenario over tcp and o2ib): ping both ways and one lst brw, stock kernel.
+step build-lustre scripts/build-lustre.sh
+lustre_dir=$(grep -v '^suite ' "$logdir/build-lustre.log" | tail -n1)
+step interop-tcp guest --suite interop-tcp --kernel stock --guests 2 --timeout 600 \
+	--env "LUSTRE_DIR=$lustre_dir" --script "$top/tests/scenarios/interop.sh" \
+	--arg tcp --arg lustre=1 --arg compact
+
 echo "make check took $(($(date +%s) - start)) s; logs in $logdir" >&2
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]

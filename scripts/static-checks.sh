@@ -30,7 +30,7 @@ case "${1:-}" in
 sparse)
 	kdir=${2:?kdir}
 	make -s modules KDIR="$kdir" >/dev/null 2>&1 || { echo "sparse: the module build fails"; echo "suite sparse: 0 passed, 1 failed"; exit 1; }
-	out=$(make -C "$kdir" M="$top/build/stock" C=2 CHECK=sparse modules 2>&1)
+	out=$(make -C "$kdir" M="$("$top/scripts/kbuild-top.sh")/build/stock" C=2 CHECK=sparse modules 2>&1)
 	findings=$(echo "$out" | grep -E ': (warning|error):' || true)
 	nfiles=$(echo "$out" | grep -c '^  CHECK' || true)
 	if [ -n "$findings" ]; then

@@ -182,3 +182,222 @@ t_lndtest_results() {
 	dmesg | sed -n 's/.*lnet_lndtest: \(ok .*\|not ok .*\)$/\1/p' >/tmp/checks
 	t_results_from /tmp/checks "$1 "
 }
+
+# --- Flags between guests --------------------------------------------------
+# Guests share no files: a guest raises a named flag (an empty file in
+# T_FLAG_DIR) and busybox httpd serves it on T_FLAG_PORT of every address;
+# the other guest polls for it over its link. t_flag_serve runs once, early
+# in the script, and the server lives until the guest powers off, so "the
+# peer answers nothing" means it is gone.
+T_FLAG_DIR=/run/lnt-flags
+T_FLAG_PORT=${T_FLAG_PORT:-7999}
+
+t_flag_serve() {
+	mkdir -p "$T_FLAG_DIR"
+	[ -f /run/lnt-flags.pid ] && return 0
+	busybox httpd -f -p "$T_FLAG_PORT" -h "$T_FLAG_DIR" </dev/null >/dev/null 2>&1 &
+	echo $! >/run/lnt-flags.pid
+}
+
+# t_flag_set NAME: raise flag NAME on this guest.
+t_flag_set() {
+	t_flag_serve
+	: >"$T_FLAG_DIR/$1"
+	t_log "flag $1 raised"
+}
+
+# t_flag_get NAME [ADDR]: succeeds iff the guest at ADDR (default: the
+# first peer) has raised NAME; exit 1 when it has not, 2 when it did not
+# answer at all. (bash's /dev/tcp: the static busybox's wget crashes.)
+t_flag_get() {
+	local addr=${2:-$(t_peer_addrs | head -n1)} fd line=
+	exec {fd}<>"/dev/tcp/$addr/$T_FLAG_PORT" || return 2
+	printf 'GET /%s HTTP/1.0\r\n\r\n' "$1" >&"$fd"
+	IFS= read -r -t 5 -u "$fd" line
+	exec {fd}>&-
+	case $line in
+	"HTTP/"*" 200 "*) return 0 ;;
+	"HTTP/"*" 404 "*) return 1 ;;
+	*) return 2 ;;
+	esac
+}
+
+# t_flag_wait NAME SECONDS [ADDR]: one check line "peer raised NAME", once
+# the peer has raised it. Fails at once if the peer raised "abort" (see
+# t_abort), after 30 s without an answer from a peer that answered before
+# (it is gone), or after SECONDS.
+t_flag_wait() {
+	local name=$1 secs=$2 addr=${3:-$(t_peer_addrs | head -n1)} end rc seen=0 quiet=0
+	end=$((SECONDS + secs))
+	while ((SECONDS < end)); do
+		t_flag_get "$name" "$addr" 2>/dev/null
+		rc=$?
+		if ((rc == 0)); then
+			t_ok "peer raised $name"
+			return 0
+		elif ((rc == 1)); then
+			seen=1
+			quiet=$SECONDS
+			if t_flag_get abort "$addr" 2>/dev/null; then
+				t_fail "peer raised $name" "the peer gave up (flag abort)"
+				return 1
+			fi
+		elif ((seen && SECONDS - quiet > 30)); then
+			t_fail "peer raised $name" "the peer stopped answering"
+			return 1
+		fi
+		sleep 1
+	done
+	t_fail "peer raised $name" "not in $secs s"
+	return 1
+}
+
+# t_flag_bye SECONDS: the last rendezvous. Raises "bye", then waits until
+# the peer has raised "bye" too, or answers no more (it powered off after
+# seeing ours), so neither guest powers off while the other still polls it.
+t_flag_bye() {
+	local secs=$1 addr end rc
+	addr=$(t_peer_addrs | head -n1)
+	t_flag_set bye
+	end=$((SECONDS + secs))
+	while ((SECONDS < end)); do
+		t_flag_get bye "$addr" 2>/dev/null
+		rc=$?
+		((rc == 0 || rc == 2)) && return 0
+		sleep 1
+	done
+	t_log "t_flag_bye: the peer neither said bye nor went away in $secs s"
+	return 1
+}
+
+# t_abort: give up a two-guest scenario: tell the peer (flag abort), wait
+# for it to notice, exit 1.
+t_abort() {
+	t_flag_set abort
+	t_flag_bye 120
+	exit 1
+}
+
+# --- The reference node: Lustre's LNet (scripts/build-lustre.sh) ------------
+# LUSTRE_DIR is the build's directory (lnet-vmtest --env LUSTRE_DIR=<dir>):
+# modules/*.ko, bin/lnetctl, bin/lst, lib/. Its tools run with its own
+# libraries; lustre_lnetctl and lustre_lst are them.
+lustre_lnetctl() { LD_LIBRARY_PATH=$LUSTRE_DIR/lib "$LUSTRE_DIR/bin/lnetctl" "$@"; }
+lustre_lst() { LD_LIBRARY_PATH=$LUSTRE_DIR/lib "$LUSTRE_DIR/bin/lst" "$@"; }
+OURS_LNETCTL=$LNET_TOP/build/tools/lnetctl/lnetctl
+OURS_LST=$LNET_TOP/build/tools/lst/lst
+ours_lnetctl() { "$OURS_LNETCTL" "$@"; }
+ours_lst() { "$OURS_LST" "$@"; }
+
+# t_lustre_insmod CHECK KO: insmod one of Lustre's modules after modprobing
+# the kernel modules it depends on (sunrpc, ib_core, rdma_cm...).
+t_lustre_insmod() {
+	local dep
+	for dep in $(modinfo -F depends "$2" | tr ',' ' '); do
+		case $dep in
+		libcfs | lnet) ;;
+		*) modprobe -q "$dep" ;;
+		esac
+	done
+	t_insmod "$1" "$2"
+}
+
+# t_lustre_load NET [PREFIX]: Lustre's libcfs, lnet and the LND of NET
+# ("tcp": ksocklnd, "o2ib": ko2iblnd over rxe0 on eth0), then NET0 on eth0
+# configured with its lnetctl. PREFIX starts every check name (a reload).
+t_lustre_load() {
+	local net=$1 p=${2:-} m=$LUSTRE_DIR/modules
+	if [ -z "$LUSTRE_DIR" ] || [ ! -f "$m/lnet.ko" ]; then
+		t_fail "${p}lustre: build present" "LUSTRE_DIR='${LUSTRE_DIR:-}' has no modules" \
+			"(scripts/build-lustre.sh; lnet-vmtest --env LUSTRE_DIR=<dir>)"
+		return 1
+	fi
+	case $net in
+	tcp) LUSTRE_LND=ksocklnd ;;
+	o2ib)
+		LUSTRE_LND=ko2iblnd
+		if [ ! -e /sys/class/infiniband/rxe0 ]; then
+			t_rxe_up || return 1
+		fi
+		modprobe -q ib_core
+		modprobe -q rdma_cm
+		;;
+	*)
+		t_fail "${p}lustre: an LND for $net" "unknown network type"
+		return 1
+		;;
+	esac
+	modprobe -q sunrpc
+	t_lustre_insmod "${p}lustre: load libcfs" "$m/libcfs.ko" &&
+		t_lustre_insmod "${p}lustre: load lnet" "$m/lnet.ko" &&
+		t_lustre_insmod "${p}lustre: load $LUSTRE_LND" "$m/$LUSTRE_LND.ko" &&
+		t_check "${p}lustre: lnetctl lnet configure" lustre_lnetctl lnet configure &&
+		t_check "${p}lustre: lnetctl net add --net ${net}0 --if eth0" \
+			lustre_lnetctl net add --net "${net}0" --if eth0
+}
+
+# t_lustre_selftest_load [PREFIX]: Lustre's lnet_selftest.
+t_lustre_selftest_load() {
+	t_lustre_insmod "${1:-}lustre: load lnet_selftest" "$LUSTRE_DIR/modules/lnet_selftest.ko"
+}
+
+# t_lustre_unload [PREFIX]: lnet_selftest if loaded, lnetctl lnet
+# unconfigure, the LND, lnet, libcfs.
+t_lustre_unload() {
+	local p=${1:-} rc=0
+	if [ -d /sys/module/lnet_selftest ]; then
+		t_check "${p}lustre: unload lnet_selftest" rmmod lnet_selftest || rc=1
+	fi
+	t_check "${p}lustre: lnetctl lnet unconfigure" lustre_lnetctl lnet unconfigure || rc=1
+	t_check "${p}lustre: unload $LUSTRE_LND" rmmod "$LUSTRE_LND" || rc=1
+	t_check "${p}lustre: unload lnet" rmmod lnet || rc=1
+	t_check "${p}lustre: unload libcfs" rmmod libcfs || rc=1
+	return $rc
+}
+
+# t_node_load KIND NET [PREFIX]: this guest becomes an LNet node on NET0
+# (eth0) with lnet_selftest loaded, running KIND: "lustre" (the reference
+# node, above) or "ours" (t_lnd_load and our lnet_selftest). Sets NODE_KIND
+# and NODE_NET; node_lnetctl and node_lst then run that kind's tools.
+t_node_load() {
+	local kind=$1 net=$2 p=${3:-}
+	NODE_KIND=$kind
+	NODE_NET=$net
+	case $kind in
+	lustre)
+		t_lustre_load "$net" "$p" && t_lustre_selftest_load "$p"
+		;;
+	ours)
+		[ -z "$p" ] || t_log "${p}ours: loading"
+		t_lnd_load "$net" &&
+			t_insmod "${p}ours: load lnet_selftest" \
+				"$LNET_MODDIR/lnet/selftest/lnet_selftest.ko"
+		;;
+	*)
+		t_fail "${p}node kind $kind" "lustre or ours"
+		return 1
+		;;
+	esac
+}
+
+# t_node_unload [PREFIX]: undo t_node_load, soft-RoCE device included.
+t_node_unload() {
+	local p=${1:-} rc=0
+	case $NODE_KIND in
+	lustre)
+		t_lustre_unload "$p" || rc=1
+		;;
+	ours)
+		t_check "${p}ours: unload lnet_selftest" rmmod lnet_selftest || rc=1
+		t_check "${p}ours: unload $LND_NAME" rmmod "$LND_NAME" || rc=1
+		t_check "${p}ours: unload lnet" rmmod lnet || rc=1
+		;;
+	esac
+	if [ "$NODE_NET" = o2ib ]; then
+		t_check "${p}$NODE_KIND: remove rxe0" rdma link delete rxe0 || rc=1
+	fi
+	return $rc
+}
+
+node_lnetctl() { "${NODE_KIND}_lnetctl" "$@"; }
+node_lst() { "${NODE_KIND}_lst" "$@"; }

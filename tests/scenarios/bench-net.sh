@@ -1,8 +1,11 @@
 #!/bin/bash
 # LND benchmarks between two guests (stock kernel, one link), each figure
 # next to its raw-TCP baseline on the same link in the same run:
+#   the link's raw TCP bandwidth: iperf3 with one stream, four (-P 4) and
+#     zero-copy (-Z), each in both directions (g0 -> g1, and -R); each
+#     variant is recorded, scripts/bench.sh takes the best as the link's;
 #   bulk PUT (g0 -> g1) and GET (g1 -> g0) of 1 MiB with 8 in flight
-#     vs iperf3 in the same direction;
+#     vs the link's best;
 #   0-byte GETs (LNet round trips) with 1, 8 and 32 in flight vs lnet-tcprr,
 #     96-byte request/response exchanges (one socklnd + LNet header each
 #     way) with as many in flight on one TCP connection.
@@ -10,17 +13,13 @@
 # g0's last client run says it is done; g0 measures and writes "key value"
 # lines to /mnt/bench.txt for scripts/bench.sh.
 #
-# Then lnet_selftest driven by lst (g0: console and client, g1: server):
-# brw write and read of 4 KiB and 1 MiB with 1 and 8 in flight (client's
-# LNet bandwidth in lst stat vs iperf3 in the same direction, or
-# ib_write_bw) and a ping test with 8 in flight (RPC/s vs the same
-# request/response baselines as the 0-byte GETs).
-#
 # Arg: the LND's network type, tcp (above) or o2ib: ko2iblnd over soft-RoCE
 # (rxe0 on eth0); bulk PUT/GET of 1 MiB with 8 in flight vs ib_write_bw
 # (perftest, a fixed number of 1 MiB RDMA writes: its duration mode fails
 # under TCG) and 0-byte GETs with 1 and 8 in flight vs ib_send_lat (verbs
 # send/receive round trips: 1e6 / (2 x its average one-way latency in us)).
+#
+# lnet_selftest (lst) is measured by bench-lst.sh, in runs of its own.
 . "$LNET_TOP/scripts/guest/lib.sh"
 M=$LNET_MODDIR
 peer=$(t_peer_addrs | head -n1)
@@ -47,13 +46,9 @@ if [ "$GUEST_INDEX" = 1 ]; then
 	fi
 	t_insmod "load lnet_netbench (server)" "$M/tests/bench/lnet_netbench.ko" \
 		role=server || exit 1
-	t_insmod "load lnet_selftest" "$M/lnet/selftest/lnet_selftest.ko" || exit 1
-	t_retry "client finished" 600 \
+	t_retry "client finished" 900 \
 		grep -qx 1 /sys/module/lnet_netbench/parameters/finished
 	t_check "unload lnet_netbench (live connections)" rmmod lnet_netbench
-	t_retry "lst session over" 900 \
-		sh -c "dmesg | grep -q 'lnet_selftest: session .* ended'"
-	t_check "unload lnet_selftest" rmmod lnet_selftest
 	t_check "unload $LND_NAME" rmmod "$LND_NAME"
 	t_check "unload lnet" rmmod lnet
 	exit 0
@@ -62,14 +57,16 @@ fi
 : >"$out"
 t_retry "g1 reachable" 60 ping -c 1 -W 1 "$peer"
 
-# iperf3 NAME ARGS...: the receiver's rate in Mbit/s (retried while g1's
-# server is not listening yet).
+# iperf3 NAME ARGS...: the receiver's rate in Mbit/s (with -P, the sum of
+# the streams: the last "receiver" line; retried while g1's server is not
+# listening yet).
 iperf() {
 	local name=$1 rate i
 	shift
 	for ((i = 0; i < 30; i++)); do
 		rate=$(iperf3 -c "$peer" -t "$secs" -f m "$@" 2>/dev/null |
-			awk '/receiver/ { for (i = 1; i < NF; i++) if ($(i + 1) == "Mbits/sec") print $i }')
+			awk '/receiver/ { for (i = 1; i < NF; i++) if ($(i + 1) == "Mbits/sec") r = $i }
+				END { print r }')
 		[ -n "$rate" ] && break
 		sleep 1
 	done
@@ -147,54 +144,18 @@ if [ "$net" = o2ib ]; then
 	netbench o2ib-get0-8 op=get size=0 inflight=8 last=1
 else
 	iperf tcp-fwd
+	iperf tcp-fwd-p4 -P 4
+	iperf tcp-fwd-z -Z
 	netbench lnet-put op=put size=1048576 inflight=8
 	iperf tcp-rev -R
+	iperf tcp-rev-p4 -R -P 4
+	iperf tcp-rev-z -R -Z
 	netbench lnet-get op=get size=1048576 inflight=8
 	for n in 1 8 32; do
 		tcprr "$n"
 		[ "$n" = 32 ] && last=1 || last=0
-		netbench "lnet-get0-$n" op=get size=0 inflight="$n" last=$last
+		netbench "lnet-get0-$n" op=get size=0 inflight="$n" last="$last"
 	done
-fi
-
-# lnet_selftest: lst_bench NAME TEST... runs one batch for $secs seconds and
-# records the clients' LNet rates and bandwidth from lst stat --csv.
-LST=$LNET_TOP/build/tools/lst/lst
-me=$(ip -4 -o addr show eth0 | awk '{print $4}' | cut -d/ -f1 | head -n1)
-export LST_SESSION=$$
-lst_bench() {
-	local name=$1 row
-	shift
-	"$LST" add_batch "$name" &&
-		"$LST" add_test --batch "$name" --from clients --to servers "$@" >/dev/null &&
-		"$LST" run "$name" >/dev/null || { t_fail "lst $name" "cannot start"; return; }
-	sleep 1
-	row=$("$LST" stat --csv --count 1 --delay "$secs" clients | tail -n1)
-	"$LST" stop "$name" >/dev/null
-	for ((i = 0; i < 60; i++)); do
-		"$LST" query "$name" | grep -q idle && break
-		sleep 1
-	done
-	echo "lst $name: $row"
-	# sample,target,nodes,answered,r_rpc avg/min/max,w_rpc avg/min/max,r_mib ...,w_mib ...
-	awk -F, -v n="$net-lst-$name" '{ printf "%s r_rpc=%s w_rpc=%s r_mbit=%d w_mbit=%d rpc_errors=%s brw_errors=%s ping_errors=%s\n",
-		n, $5, $8, $11 * 8 * 1.048576, $14 * 8 * 1.048576, $17, $18, $19 }' <<<"$row" >>"$out"
-	t_check "lst $name: no errors" awk -F, '$4 == 1 && $17 == 0 && $18 == 0 && $19 == 0 { ok = 1 } END { exit !ok }' <<<"$row"
-}
-if t_insmod "load lnet_selftest" "$M/lnet/selftest/lnet_selftest.ko"; then
-	"$LST" new_session --timeout 600 bench
-	t_retry "lst add_group servers" 120 "$LST" add_group servers "$peer@$net"
-	"$LST" add_group clients "$me@$net"
-	for rw in write read; do
-		for size in 4k 1M; do
-			for c in 1 8; do
-				lst_bench "brw-$rw-$size-x$c" --concurrency "$c" brw "$rw" size="$size"
-			done
-		done
-	done
-	lst_bench ping-x8 --concurrency 8 ping
-	t_check "lst end_session" "$LST" end_session
-	t_check "unload lnet_selftest" rmmod lnet_selftest
 fi
 
 cat "$out"

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# make interop: our modules against a real Lustre 2.17.0 LNet node
+# (tests/scenarios/interop.sh, full mode), stock kernel, two guests: over
+# tcp with Lustre on guest 0, over o2ib (soft-RoCE) with Lustre on guest 1.
+# Each suite prints "suite NAME: N passed, N failed", then the total
+# "N passed, N failed"; exit status 1 on any failure. INTEROP_SUITES=
+# "tcp:0 o2ib:1" (NET:LUSTRE-GUEST words) chooses other runs.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 1
+export LNET_TOP=$top
+
+log() { echo "interop: $*" >&2; }
+
+scripts/install-deps.sh || { log "install-deps failed"; exit 1; }
+make -s modules LNET_BENCH=1 >&2 || { log "make modules failed"; exit 1; }
+make -s tools >/dev/null || { log "make tools failed"; exit 1; }
+lustre=$(scripts/build-lustre.sh | tail -n1)
+[ -d "$lustre" ] || { log "scripts/build-lustre.sh failed"; exit 1; }
+
+total_pass=0
+total_fail=0
+for run in ${INTEROP_SUITES:-tcp:0 o2ib:1}; do
+	net=${run%%:*}
+	g=${run#*:}
+	suite=interop-$net-lustre$g
+	log "$suite: $net, Lustre on guest $g"
+	out=$(build/tools/vmtest/lnet-vmtest --suite "$suite" \
+		--kernel stock --guests 2 --timeout 1200 --env "LUSTRE_DIR=$lustre" \
+		--script "$top/tests/scenarios/interop.sh" \
+		--arg "$net" --arg "lustre=$g" --arg full)
+	rc=$?
+	echo "$out"
+	line=$(grep -E '^suite [^:]+: [0-9]+ passed, [0-9]+ failed' <<<"$out" | tail -n1)
+	if [[ $line =~ :\ ([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
+		total_pass=$((total_pass + BASH_REMATCH[1]))
+		total_fail=$((total_fail + BASH_REMATCH[2]))
+		# a failed run must count as a failure whatever its line says
+		((rc == 0 || BASH_REMATCH[2] > 0)) || total_fail=$((total_fail + 1))
+	else
+		echo "suite $suite: 0 passed, 1 failed (exit $rc, no result line)"
+		total_fail=$((total_fail + 1))
+	fi
+	((rc == 0)) || log "$suite failed (exit $rc); logs in build/vmtest/$suite"
+done
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" -eq 0 ]
