@@ -117,6 +117,11 @@ m10=$(value match-10 ns_per_msg)
 for n in 10 1000 100000; do
 	row "match cost, $n unique MEs (base: 10 MEs)" "$(value "match-$n" ns_per_msg)" ns/msg "$m10"
 done
+# posting cost (LNetMEAttach + LNetMDAttach) as the tables grow
+p10=$(value match-10 ns_per_post)
+for n in 1000 100000; do
+	row "ME+MD post cost, $n MEs (base: 10 MEs)" "$(value "match-$n" ns_per_post)" ns/post "$p10"
+done
 base=$(value rate-slots0-threads1 puts_per_sec)
 row "loopback PUT rate, 1 thread, lock table" "$base" puts/s "$base"
 row "loopback PUT rate, all CPUs, lock table" "$(value rate-slots0-threads0 puts_per_sec)" puts/s "$base"
