@@ -11,11 +11,13 @@
  * api_mutex (which serializes all of this) and net_lock.
  */
 #include <linux/delay.h>
+#include <linux/hash.h>
 #include <linux/kmod.h>
 #include <linux/ktime.h>
 #include <linux/rculist.h>
 #include <linux/slab.h>
 #include <linux/wait_bit.h>
+#include <linux/lnet/cpt.h>
 #include <linux/lnet/lib-lnet.h>
 #include <linux/lnet/nidstr.h>
 #include <linux/lnet/test-export.h>
@@ -235,12 +237,37 @@ fail_free:
 	return NULL;
 }
 
+/*
+ * Partition for @ni's traffic with @nid: when the NI was given a CPT list
+ * (tcp0(eth0)[0,1]) its peers are hashed over that list only, so the LND's
+ * threads and completions for the NI stay on the CPUs the admin chose.
+ */
+int lnet_ni_cpt_of_nid(const struct lnet_ni *ni, lnet_nid_t nid)
+{
+	if (!ni->ncpts)
+		return lnet_cpt_of_nid(nid);
+	return ni->cpts[hash_64(nid, 32) % ni->ncpts];
+}
+EXPORT_SYMBOL_GPL(lnet_ni_cpt_of_nid);
+
 /* Start @ni and publish it; on error the caller frees it. */
 static int lnet_ni_start(struct lnet_ni *ni)
 {
+	char buf[LNET_NIDSTR_SIZE];
 	int rc;
+	u32 i;
 
 	lockdep_assert_held(&lnet_core.api_mutex);
+	/* networks= is parsed before the table exists: check the list here */
+	for (i = 0; i < ni->ncpts; i++) {
+		if (ni->cpts[i] >= lnet_cpt_number()) {
+			pr_err("lnet: %s: CPT %u does not exist (there are %d)\n",
+			       lnet_net2str(LNET_NIDNET(ni->nid), buf,
+					    sizeof(buf)),
+			       ni->cpts[i], lnet_cpt_number());
+			return -EINVAL;
+		}
+	}
 	rc = ni->lnd->startup(ni);
 	if (rc)
 		return rc;

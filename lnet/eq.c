@@ -20,9 +20,13 @@
 #define LNET_EQ_MAX_SIZE	(1U << 20)
 #define LNET_EQ_POLL_STACK	4
 
+static struct lock_class_key lnet_eq_key, lnet_eq_table_key;
+
 int lnet_eq_table_init(void)
 {
 	spin_lock_init(&lnet_core.eq_lock);
+	lockdep_set_class_and_name(&lnet_core.eq_lock, &lnet_eq_table_key,
+				   "lnet_eq_table");
 	lnet_core.eq_next_seq = 1;
 	return lnet_htable_init(&lnet_core.eq_handles, 6, &lnet_core.eq_lock);
 }
@@ -90,6 +94,7 @@ int LNetEQAlloc(unsigned int count, lnet_eq_handler_t handler,
 	kref_init(&eq->kref);
 	atomic_set(&eq->md_refs, 0);
 	spin_lock_init(&eq->lock);
+	lockdep_set_class_and_name(&eq->lock, &lnet_eq_key, "lnet_eq");
 	init_waitqueue_head(&eq->waitq);
 	/* sequences start at 1: a ring entry with sequence 0 is unwritten */
 	eq->enq_seq = 1;

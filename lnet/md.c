@@ -26,6 +26,8 @@
 			 LNET_MD_ACK_DISABLE | LNET_MD_MAX_SIZE | LNET_MD_KIOV)
 
 static DEFINE_PER_CPU(unsigned int, lnet_md_rr);
+/* named classes: lock statistics (make bench) report lnet_* locks */
+static struct lock_class_key lnet_md_slot_key;
 
 int lnet_md_slots_init(void)
 {
@@ -42,6 +44,8 @@ int lnet_md_slots_init(void)
 		struct lnet_md_slot *slot = &lnet_core.md_slots[i];
 
 		spin_lock_init(&slot->lock);
+		lockdep_set_class_and_name(&slot->lock, &lnet_md_slot_key,
+					   "lnet_md_slot");
 		INIT_LIST_HEAD(&slot->events);
 		slot->next_seq = 1;
 		slot->index = i;

@@ -52,6 +52,8 @@ static void lnet_configure_on_load(struct work_struct *work)
 }
 static DECLARE_WORK(lnet_configure_work, lnet_configure_on_load);
 
+static struct lock_class_key lnet_net_lock_key;
+
 static int __init lnet_init(void)
 {
 	int rc;
@@ -61,6 +63,8 @@ static int __init lnet_init(void)
 		return rc;
 	mutex_init(&lnet_core.api_mutex);
 	spin_lock_init(&lnet_core.net_lock);
+	lockdep_set_class_and_name(&lnet_core.net_lock, &lnet_net_lock_key,
+				   "lnet_net");
 	INIT_LIST_HEAD(&lnet_core.nis);
 	LNetInvalidateEQHandle(&lnet_core.ping.eqh);
 

@@ -27,6 +27,8 @@
 #define LNET_ME_ORDER_START	(1ULL << 63)
 #define LNET_ME_ORDER_GAP	(1ULL << 32)
 
+static struct lock_class_key lnet_portal_key;
+
 int lnet_portals_init(void)
 {
 	struct lnet_portal *ptl;
@@ -40,6 +42,8 @@ int lnet_portals_init(void)
 	for (i = 0; i < LNET_MAX_PORTALS; i++) {
 		ptl = &lnet_core.portals[i];
 		spin_lock_init(&ptl->lock);
+		lockdep_set_class_and_name(&ptl->lock, &lnet_portal_key,
+					   "lnet_portal");
 		ptl->index = i;
 		ptl->next_seq = 1;
 		INIT_LIST_HEAD(&ptl->me_all);

@@ -366,6 +366,7 @@ struct kib_conn {
 	struct kib_peer		*peer;		/* reference held */
 	struct rdma_cm_id	*cmid;
 	struct ib_cq		*cq;
+	unsigned int		ncqe;		/* our share of the pool CQ */
 	struct ib_qp		*qp;
 	bool			active;
 	enum kib_conn_state	state;		/* net->lock to change */

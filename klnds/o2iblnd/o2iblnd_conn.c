@@ -12,6 +12,7 @@
  * CLOSED. Receives that complete before ESTABLISHED is seen are deferred
  * and handed up in order once it is.
  */
+#include <linux/hash.h>
 #include <linux/in.h>
 #include <linux/jiffies.h>
 #include <linux/slab.h>
@@ -177,16 +178,47 @@ static void kib_qp_event(struct ib_event *ev, void *ctx)
 	}
 }
 
-/* The completion vector of the first CPU of the peer's partition. */
+/*
+ * A completion vector for @conn whose interrupts land in the partition of
+ * its peer, so that completions (and lnet_parse()) run on the CPUs the
+ * partition, or the NI's CPT list, gives that peer. Devices that report no
+ * vector affinity (soft-RoCE) get the vectors shared out evenly by
+ * partition instead. Peers of one partition are spread over its vectors.
+ * The CQ pool folds vectors beyond the online CPU count onto lower ones, so
+ * only those it keeps are considered.
+ */
 static int kib_comp_vector(struct kib_conn *conn)
 {
-	int cpt = lnet_cpt_of_nid(conn->peer->nid);
-	int cpu = cpumask_first(lnet_cpt_cpumask(cpt));
-	int nvec = conn->net->ibdev->num_comp_vectors;
+	struct ib_device *dev = conn->net->ibdev;
+	int nvec = min_t(int, dev->num_comp_vectors, num_online_cpus());
+	int cpt = lnet_ni_cpt_of_nid(conn->net->ni, conn->peer->nid);
+	const struct cpumask *cpus = lnet_cpt_cpumask(cpt);
+	u32 spread = hash_64(conn->peer->nid, 32);
+	int ncpt = lnet_cpt_number();
+	int v, first, n, nmatch = 0;
 
-	if (nvec <= 1 || cpu >= nr_cpu_ids)
+	if (nvec <= 1)
 		return 0;
-	return cpu % nvec;
+	for (v = 0; v < nvec; v++) {
+		const struct cpumask *irq = ib_get_vector_affinity(dev, v);
+
+		if (irq && cpumask_intersects(irq, cpus))
+			nmatch++;
+	}
+	if (nmatch) {
+		n = spread % nmatch;
+		for (v = 0; v < nvec; v++) {
+			const struct cpumask *irq = ib_get_vector_affinity(dev, v);
+
+			if (irq && cpumask_intersects(irq, cpus) && !n--)
+				return v;
+		}
+	}
+	if (nvec < ncpt)
+		return cpt % nvec;
+	first = cpt * nvec / ncpt;
+	n = (cpt + 1) * nvec / ncpt - first;
+	return first + spread % n;
 }
 
 /*
@@ -214,8 +246,13 @@ static int kib_conn_setup_qp(struct kib_conn *conn)
 		   2 * conn->queue_depth + 1;
 	send_wrs = min(send_wrs, dev->attrs.max_qp_wr - 1);
 
-	conn->cq = ib_alloc_cq(dev, conn, send_wrs + conn->nrx + 2,
-			       kib_comp_vector(conn), IB_POLL_WORKQUEUE);
+	/*
+	 * Connections share the device's CQ pool: one CQ per vector polls
+	 * many QPs in one pass instead of one work item per connection.
+	 */
+	conn->ncqe = send_wrs + conn->nrx + 2;
+	conn->cq = ib_cq_pool_get(dev, conn->ncqe, kib_comp_vector(conn),
+				  IB_POLL_WORKQUEUE);
 	if (IS_ERR(conn->cq)) {
 		rc = PTR_ERR(conn->cq);
 		conn->cq = NULL;
@@ -270,7 +307,7 @@ static void kib_conn_release_qp(struct kib_conn *conn)
 		conn->qp = NULL;
 	}
 	if (conn->cq) {
-		ib_free_cq(conn->cq);
+		ib_cq_pool_put(conn->cq, conn->ncqe);
 		conn->cq = NULL;
 	}
 	kib_conn_unmap_rxs(conn);

@@ -439,7 +439,7 @@ void ksock_conn_abort_rx(struct ksock_conn *conn);
 /* socklnd_sched.c */
 int ksock_scheds_start(void);
 void ksock_scheds_stop(void);
-struct ksock_sched *ksock_sched_pick(lnet_nid_t nid);
+struct ksock_sched *ksock_sched_pick(struct lnet_ni *ni, lnet_nid_t nid);
 void ksock_sched_release(struct ksock_sched *sched);
 void ksock_conn_schedule_rx_locked(struct ksock_conn *conn);
 void ksock_conn_schedule_tx_locked(struct ksock_conn *conn);

@@ -170,7 +170,7 @@ static struct ksock_conn *ksock_conn_alloc(struct ksock_net *net,
 	conn->buf_deadline = jiffies + ksock_timeout() * HZ;
 	lnet_sock_getaddr(sock, false, &conn->local_ip, NULL);
 	lnet_sock_getaddr(sock, true, &conn->peer_ip, &conn->peer_port);
-	conn->sched = ksock_sched_pick(peer_nid);
+	conn->sched = ksock_sched_pick(net->ni, peer_nid);
 	return conn;
 }
 

@@ -57,9 +57,9 @@ void ksock_conn_schedule_tx_locked(struct ksock_conn *conn)
 }
 
 /* Pick the least loaded scheduler of @nid's partition and count a conn. */
-struct ksock_sched *ksock_sched_pick(lnet_nid_t nid)
+struct ksock_sched *ksock_sched_pick(struct lnet_ni *ni, lnet_nid_t nid)
 {
-	int cpt = lnet_cpt_of_nid(nid);
+	int cpt = lnet_ni_cpt_of_nid(ni, nid);
 	struct ksock_sched *s, *best = NULL;
 	int i;
 

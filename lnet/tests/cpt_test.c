@@ -16,6 +16,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/lnet/cpt.h>
+#include <linux/lnet/lib-lnet.h>
 
 #define ERRLEN	128
 
@@ -406,6 +407,28 @@ static void cpt_of_nid(struct kunit *test)
 	KUNIT_EXPECT_LT(test, cpt, n);
 }
 
+/* An NI's CPT list confines its peers to the partitions it names. */
+static void cpt_of_nid_ni_list(struct kunit *test)
+{
+	struct lnet_ni *ni = kunit_kzalloc(test, sizeof(*ni), GFP_KERNEL);
+	u32 last = lnet_cpt_number() - 1;
+	lnet_nid_t nid;
+	int i;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ni);
+	for (i = 0; i < 256; i++) {
+		nid = LNET_MKNID(LNET_MKNET(LNET_LND_SOCK, 0), 0xc0000200 + i);
+		KUNIT_EXPECT_EQ(test, lnet_ni_cpt_of_nid(ni, nid),
+				lnet_cpt_of_nid(nid));
+	}
+	ni->cpts = &last;
+	ni->ncpts = 1;
+	for (i = 0; i < 256; i++) {
+		nid = LNET_MKNID(LNET_MKNET(LNET_LND_SOCK, 0), 0xc0000200 + i);
+		KUNIT_EXPECT_EQ(test, lnet_ni_cpt_of_nid(ni, nid), (int)last);
+	}
+}
+
 struct thread_rec {
 	struct completion	started;
 	int			cpu;
@@ -529,6 +552,7 @@ static struct kunit_case cpt_cases[] = {
 	KUNIT_CASE(cpt_current),
 	KUNIT_CASE(cpt_nodes),
 	KUNIT_CASE(cpt_of_nid),
+	KUNIT_CASE(cpt_of_nid_ni_list),
 	KUNIT_CASE(cpt_kthread_bound),
 	KUNIT_CASE(cpt_kthread_any),
 	KUNIT_CASE(cpt_kthread_invalid),

@@ -254,6 +254,14 @@ if [ $have_tcp = 1 ]; then
 	t_check "config_on_load failure logged" in_log "config_on_load: cannot bring LNet up"
 	lc_err "LNet stayed down: ENETDOWN" 100 net show
 	unload_all
+
+	# a CPT list naming a partition that does not exist (the table is
+	# built after networks= is parsed): refused at NI start, by name
+	t_insmod "load lnet networks=tcp0(eth0)[63] config_on_load=1" "$LNET_KO" \
+		config_on_load=1 "networks=tcp0(eth0)[63]"
+	t_retry "nonexistent CPT named in the log" 60 in_log "tcp: CPT 63 does not exist"
+	lc_err "LNet stayed down with a bad CPT: ENETDOWN" 100 net show
+	unload_all
 fi
 
 # ---- the main run -------------------------------------------------------------

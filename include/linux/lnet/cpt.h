@@ -1,10 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * CPU partitions (CPTs): the online CPUs split into a few groups, normally
- * one per NUMA node. LNet keeps per-CPT state (message queues, MD lock slots,
- * LND scheduler threads) so that work started on a CPU stays on its
- * partition. Built once at module load from the cpu_npartitions /
- * cpu_pattern parameters; the table does not change while lnet.ko is loaded.
+ * one per NUMA node. Each peer hashes onto one partition (or onto one of
+ * its NI's CPT list), and the work for it stays there: ksocklnd runs the
+ * peer's connections on scheduler threads bound to that partition, ko2iblnd
+ * completes them on a completion vector whose interrupts land there, and
+ * lnet_selftest queues a peer's RPC work on that partition's CPUs. The core itself has no
+ * per-CPT state: its MD lock table is sized by CPU count and indexed by
+ * handle cookie, not by partition. Built once at module load from the
+ * cpu_npartitions / cpu_pattern parameters; the table does not change while
+ * lnet.ko is loaded.
  */
 #ifndef _LINUX_LNET_CPT_H
 #define _LINUX_LNET_CPT_H

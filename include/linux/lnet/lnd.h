@@ -110,6 +110,9 @@ void lnet_msg_sink_iter(const struct lnet_msg *reply, unsigned int len,
 
 void lnet_ni_set_credits(struct lnet_ni *ni, int credits, int peer_credits);
 
+/* The CPU partition of @ni's traffic with @nid (honours the NI's CPT list). */
+int lnet_ni_cpt_of_nid(const struct lnet_ni *ni, lnet_nid_t nid);
+
 int lnet_ipif_pick(const char *lnd, const char *name, char *ifname,
 		   __be32 *ip);
 
