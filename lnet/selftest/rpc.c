@@ -29,7 +29,11 @@ u64 lst_next_id(void)
 	return atomic64_inc_return(&lst_ids);
 }
 
-/* Spread work over the CPUs of @peer's CPT, round robin. */
+/*
+ * Run @work on @peer's CPT: on this CPU when it belongs to that CPT, so
+ * that an RPC's next step costs no cross-CPU wakeup (events arrive on the
+ * CPT already when the LND honours it), else round robin over the CPT.
+ */
 void lst_queue_work(lnet_nid_t peer, struct work_struct *work)
 {
 	static atomic_t rr = ATOMIC_INIT(0);
@@ -39,6 +43,11 @@ void lst_queue_work(lnet_nid_t peer, struct work_struct *work)
 
 	if (!mask || cpumask_empty(mask)) {
 		queue_work(lst_wq, work);
+		return;
+	}
+	cpu = raw_smp_processor_id();	/* a stale pick only costs a wakeup */
+	if (cpumask_test_cpu(cpu, mask)) {
+		queue_work_on(cpu, lst_wq, work);
 		return;
 	}
 	want = (unsigned int)atomic_inc_return(&rr) % cpumask_weight(mask);
