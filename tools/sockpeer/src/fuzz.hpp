@@ -116,7 +116,7 @@ struct Prediction {
 };
 
 // What the target may send back for @c (our socklnd and acceptor, and the
-// spec: lnet-wire.md 9.3, socklnd-wire.md 3.5).
+// protocol: Documentation/wire/socklnd.md, "The acceptor", "Handshake").
 Prediction predict(const Context &ctx, const Case &c);
 
 enum class Outcome {
