@@ -11,7 +11,7 @@
 // has been quiet for a while (we reset the connection: no TIME_WAIT), or
 // the case's deadline passes. The target closing is the expected outcome.
 //
-// Everything the target sends is checked against what the spec says it may
+// Everything the target sends is checked against what the protocol says it may
 // send for what it received (the Oracle): a version answer only for a
 // hello without a request or an unknown request version; a hello only for
 // a request naming its NID and a hello it may accept (then of the right
