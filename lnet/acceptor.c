@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The acceptor (lnet-wire.md section 9) and the socket helpers of the LNDs
- * that use it.
+ * The acceptor (Documentation/wire/socklnd.md, "The acceptor") and the
+ * socket helpers of the LNDs that use it.
  *
  * One kernel thread accepts on INADDR_ANY:accept_port, reads the 16-byte
  * (or 28-byte) connection request, finds the local NI whose NID is the

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /dev/lnet: the ioctl interface of lnetctl (userspace-config.md section 1,
- * include/uapi/linux/lnet/lnet-ioctl.h).
+ * /dev/lnet: the ioctl interface of lnetctl
+ * (include/uapi/linux/lnet/lnet-ioctl.h; Lustre's is described in
+ * Documentation/wire/userspace-config.md).
  *
  * Every call goes through the same checks before any command runs:
  *
@@ -18,11 +19,11 @@
  *    (-ENETDOWN);
  * 6. on success ioc_len bytes are copied back.
  *
- * Permission: the reference specification makes every ioctl need
- * CAP_SYS_ADMIN (EACCES otherwise). This project's configuration issue
+ * Permission: in Lustre (Documentation/wire/userspace-config.md) every ioctl
+ * needs CAP_SYS_ADMIN (EACCES otherwise). This project's configuration issue
  * asks instead that changes need CAP_NET_ADMIN and that reads be open to
  * everyone, so that any user can run "lnetctl net show". We follow the
- * issue (the device node is 0666) and keep the specification's errno:
+ * issue (the device node is 0666) and keep Lustre's errno:
  * a command that changes something, sends traffic (PING_PEER) or is not
  * the core's own needs CAP_NET_ADMIN in the initial user namespace, else
  * -EACCES. The GET_* commands of the core are open.

@@ -5,9 +5,9 @@
  *
  * Send: pick the NI (the loopback NI for any local NID), the peer, wait
  * for credits, then the LND's send(). Receive: check the header against
- * lnet-wire.md section 3, match or look up the MD, then the LND's recv().
- * A GET turns into its REPLY in place; a PUT's ACK is sent when the PUT
- * is finalized.
+ * Documentation/wire/lnet-header.md ("Receive checks"), match or look up
+ * the MD, then the LND's recv(). A GET turns into its REPLY in place; a
+ * PUT's ACK is sent when the PUT is finalized.
  */
 #include <linux/slab.h>
 #include <linux/lnet/lib-lnet.h>
@@ -491,9 +491,9 @@ static void lnet_parse_ack(struct lnet_msg *msg)
 }
 
 /*
- * lnet-wire.md section 3: -EPROTO for what makes an LND close the
- * connection, 1 for a message to drop (not for us and we do not route),
- * 0 to go on.
+ * Documentation/wire/lnet-header.md, "Receive checks" 1-7: -EPROTO for
+ * what makes an LND close the connection, 1 for a message to drop (not for
+ * us and we do not route), 0 to go on.
  */
 static int lnet_parse_check(struct lnet_ni *ni, const struct lnet_hdr *hdr,
 			    bool rdma_req)

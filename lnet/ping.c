@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Ping: the responder on the reserved portal (lnet-wire.md sections 5 and
- * 6) and an in-kernel ping client.
+ * Ping: the responder on the reserved portal and an in-kernel ping client
+ * (Documentation/wire/routing-health-multirail.md, "Portal 0" to "Pinging a
+ * Lustre node").
  *
  * The ping target is an MD on portal 0 that serves GETs with the ping
  * match bits from anyone, the initiator choosing the offset and the reply
  * truncated to the sink. Its content lists 0@lo (carrying the ping-target
  * sequence number) and then every NI with status UP. We advertise
  * NI_STATUS | RTE_DISABLED: no Multi-Rail and no discovery, the "minimal
- * safe choice" of the spec, so peers never push to us and we need no push
+ * safe choice" of Documentation/wire/routing-health-multirail.md
+ * ("Discovery and push"), so peers never push to us and we need no push
  * target (portal 0 stays non-lazy).
  *
  * When the NI list changes the info is rebuilt: the new MD is posted
@@ -187,9 +189,12 @@ int lnet_ping_target_update(void)
 }
 
 /**
- * lnet_ping_info_check() - validate a received ping info (lnet-wire.md 5.4)
+ * lnet_ping_info_check() - validate a received ping info
  * @buf: the info, swapped in place to host order if the sender's differs
  * @len: bytes received
+ *
+ * Steps 1-5 of Documentation/wire/routing-health-multirail.md, "Validating
+ * a ping info".
  *
  * Return: the number of complete entries to use (at most the info's own
  * count), -EPROTO for a malformed info, -ERANGE for an absurd count.

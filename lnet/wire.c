@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * LNet header encoding: struct lnet_hdr (host order) to and from the
- * little-endian wire forms of lnet-wire.md section 2. Encoding zeroes
- * every byte a message type does not use; decoding reads only the fields
- * of the header's type.
+ * little-endian wire forms of Documentation/wire/lnet-header.md. Encoding
+ * zeroes every byte a message type does not use; decoding reads only the
+ * fields of the header's type.
  */
 #include <linux/string.h>
 #include <linux/lnet/lnd.h>

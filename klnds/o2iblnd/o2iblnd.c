@@ -152,7 +152,10 @@ static int kib_startup(struct lnet_ni *ni)
 		INIT_HLIST_HEAD(&net->peers[i]);
 	atomic_set(&net->npeers, 0);
 	atomic_set(&net->nconns, 0);
-	/* section 2.1: microseconds since the epoch when the NI started */
+	/*
+	 * Microseconds since the epoch when the NI started
+	 * (Documentation/wire/o2iblnd.md, "Message header").
+	 */
 	net->incarnation = ktime_to_us(ktime_get_real());
 
 	rc = lnet_ipif_pick("ko2iblnd", *iface ? iface : kib_ipif_name,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * ko2iblnd: the LNet InfiniBand/RoCE network driver (LND type 5, "o2ib"),
- * speaking the o2iblnd wire protocol V2 of shared/spec/o2iblnd-wire.md over
+ * speaking the o2iblnd wire protocol V2 of Documentation/wire/o2iblnd.md over
  * the kernel verbs API and rdma_cm.
  *
  * Objects
@@ -56,7 +56,7 @@
 #include <linux/lnet/lnd.h>
 #include <linux/lnet/wire.h>
 
-/* ---- wire (o2iblnd-wire.md) ------------------------------------------------- */
+/* ---- wire (Documentation/wire/o2iblnd.md) -------------------------------- */
 
 #define KIB_MSG_MAGIC		0x0BE91B91U
 #define KIB_PROTO_MAGIC_UNIFIED	0x45726963U	/* LNET_PROTO_MAGIC */
@@ -81,7 +81,7 @@
 #define KIB_CREDITS_MAX		255	/* ibm_credits is 8 bits */
 #define KIB_MAX_CONN_RACES	20	/* then the lower side wins */
 
-/* reject reasons (section 4.4) */
+/* reject reasons ("Reject reasons") */
 #define KIB_REJECT_CONN_RACE		1
 #define KIB_REJECT_NO_RESOURCES		2
 #define KIB_REJECT_FATAL		3

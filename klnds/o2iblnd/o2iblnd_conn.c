@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Connections: rdma_cm events for both sides (o2iblnd-wire.md section 4),
- * queue pairs and receive buffers, establishment, close and teardown, and
- * the reaper that times messages out and sends keepalives.
+ * Connections: rdma_cm events for both sides (Documentation/wire/o2iblnd.md,
+ * "Active side", "Passive side", "Reject reasons"), queue pairs and receive
+ * buffers, establishment, close and teardown, and the reaper that times
+ * messages out and sends keepalives.
  *
  * A connection's life: INIT (the active side resolves address and route
  * on kib_wq; the passive side is created for a CONNECT_REQUEST) ->
@@ -26,7 +27,7 @@
 #define KIB_TX_MAX_WRS		(KIB_MAX_RDMA_WRS + 3)	/* + inv, reg, send */
 #define KIB_MAX_NOOPS		2
 
-/* Section 4.2 step 5: a connect request gets max(5 s, timeout / 4). */
+/* Active side, step 5: a connect request gets max(5 s, timeout / 4). */
 static unsigned long kib_connect_timeout(void)
 {
 	return msecs_to_jiffies(max(5000, kib_timeout * 1000 / 4));
@@ -660,7 +661,7 @@ static int kib_active_established(struct kib_conn *conn,
 	return 0;
 }
 
-/* Section 4.4: what a reject teaches us, and whether to try again. */
+/* "Reject reasons": what a reject teaches us, and whether to try again. */
 static void kib_active_rejected(struct kib_conn *conn, struct rdma_cm_event *ev)
 {
 	struct kib_peer *peer = conn->peer;

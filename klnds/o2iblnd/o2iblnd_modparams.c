@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ko2iblnd module parameters (o2iblnd-wire.md section 8).
+ * ko2iblnd module parameters (Documentation/wire/o2iblnd.md, "Module
+ * parameters").
  *
  * Accepted but ignored, so that Lustre configurations load: map_on_demand
  * (memory is always fast-registered per transfer), fmr_pool_size,
@@ -129,7 +130,10 @@ int kib_modparams_check(void)
 	return 0;
 }
 
-/* Section 5: hiw scales with the negotiated depth; NOOP at >= this. */
+/*
+ * "Credits" in Documentation/wire/o2iblnd.md: hiw scales with the
+ * negotiated depth; NOOP at >= this.
+ */
 int kib_credits_hiw(int q)
 {
 	int hiw = kib_peer_credits_hiw ?: kib_peer_credits / 2;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The o2iblnd wire format (o2iblnd-wire.md sections 2-4): message sizes,
+ * The o2iblnd wire format (Documentation/wire/o2iblnd.md): message sizes,
  * packing, receive-side validation, connection parameters and rejects.
  * Pure functions of their arguments, so the KUnit suite can feed them any
  * byte string.
@@ -40,8 +40,8 @@ unsigned int kib_msg_nob(u8 type, unsigned int nfrags)
 LNET_EXPORT_FOR_TEST(kib_msg_nob);
 
 /*
- * Section 2.3: rotate left one bit, add the byte. Bytes count as unsigned
- * (kernels built with -funsigned-char; the spec leaves older peers open).
+ * "Checksum": rotate left one bit, add the byte. Bytes count as unsigned
+ * (kernels built with -funsigned-char; older peers may differ).
  */
 u32 kib_msg_cksum(const void *buf, unsigned int nob)
 {
@@ -107,7 +107,7 @@ static int kib_rd_unpack(struct kib_rdma_desc *rd, u8 type, unsigned int nob,
  *	host order (cookies stay as they were: they are opaque)
  * @nob: bytes received
  *
- * Section 2.2 steps 1-8.
+ * Documentation/wire/o2iblnd.md, "Receive checks" 1-8.
  *
  * Return: 0 or -EPROTO.
  */
@@ -192,8 +192,8 @@ int kib_msg_unpack(struct kib_msg *msg, unsigned int nob)
 LNET_EXPORT_FOR_TEST(kib_msg_unpack);
 
 /*
- * Step 9, on an established connection: anything addressed from another
- * incarnation (ours or the peer's) is stale.
+ * Receive check 9, on an established connection: anything addressed from
+ * another incarnation (ours or the peer's) is stale.
  */
 int kib_msg_check_stamps(const struct kib_msg *msg, lnet_nid_t peer_nid,
 			 u64 peer_stamp, lnet_nid_t own_nid, u64 own_stamp)
@@ -214,8 +214,8 @@ LNET_EXPORT_FOR_TEST(kib_msg_check_stamps);
  * @lim: the listening NI's identity and limits
  * @version: the version to speak (in the CONNACK or the reject)
  *
- * Section 4.3 steps 2-9, in order. The requester's V1 is refused as
- * CONN_UNCOMPAT: this LND speaks V2 only.
+ * Documentation/wire/o2iblnd.md, "Passive side" 2-9, in order. The
+ * requester's V1 is refused as CONN_UNCOMPAT: this LND speaks V2 only.
  *
  * Return: 0 to accept, else the KIB_REJECT_* reason.
  */
@@ -271,7 +271,7 @@ int kib_connreq_check(struct kib_msg *msg, unsigned int nob,
 LNET_EXPORT_FOR_TEST(kib_connreq_check);
 
 /**
- * kib_connack_check() - the active side's check of the CONNACK (4.2 step 3)
+ * kib_connack_check() - the active side's check of the CONNACK (step 3)
  * @msg: the accept private data (validated and swapped in place)
  * @nob: its length
  * @version: the version we asked for
@@ -317,7 +317,7 @@ void kib_rej_pack(struct kib_rej *rej, u16 version, u8 why, u64 incarnation,
 LNET_EXPORT_FOR_TEST(kib_rej_pack);
 
 /**
- * kib_rej_unpack() - read the private data of a consumer reject (4.4)
+ * kib_rej_unpack() - read the private data of a consumer reject
  * @data: the bytes
  * @len: how many
  * @info: the result
@@ -359,9 +359,9 @@ int kib_rej_unpack(const void *data, unsigned int len,
 LNET_EXPORT_FOR_TEST(kib_rej_unpack);
 
 /*
- * Section 4.5 (master rule): the net number XOR the address as the host
- * reads its network-order bytes; the node with the higher value keeps its
- * own outgoing connection, so we refuse the peer's when ours is higher.
+ * "Connection races" (master rule): the net number XOR the address as the
+ * host reads its network-order bytes; the node with the higher value keeps
+ * its own outgoing connection, so we refuse the peer's when ours is higher.
  */
 static unsigned long kib_nid_race_hash(lnet_nid_t nid)
 {

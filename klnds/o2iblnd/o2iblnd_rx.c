@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Receiving: receive completions, validation (o2iblnd-wire.md 2.2), credit
- * accounting, handing LNet messages up, the recv() operation, and the
- * replies a receiver owes (PUT_ACK, PUT_NAK, GET_DONE; sections 6.2, 6.3).
+ * Receiving: receive completions, validation (Documentation/wire/o2iblnd.md,
+ * "Receive checks"), credit accounting, handing LNet messages up, the
+ * recv() operation, and the replies a receiver owes (PUT_ACK, PUT_NAK,
+ * GET_DONE; "Large PUT", "Large GET").
  *
  * A receive buffer goes back to the QP once what it holds is consumed;
- * whether that makes a credit returnable follows section 5: yes for an
+ * whether that makes a credit returnable follows "Credits": yes for an
  * IMMEDIATE, a GET_REQ and a PUT_REQ that wants no data; a PUT_REQ whose
  * data comes by RDMA returns its credit only with the PUT_DONE; responses
  * and NOOPs return none.

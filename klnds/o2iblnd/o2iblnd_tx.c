@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Sending: the tx pool, the send() operation (IMMEDIATE, PUT_REQ, GET_REQ,
- * o2iblnd-wire.md sections 3 and 6), credits and the posting of work
- * requests (section 5), fast registration of sink buffers and the RDMA
- * writes of source buffers.
+ * Sending: the tx pool, the send() operation (IMMEDIATE, PUT_REQ, GET_REQ:
+ * Documentation/wire/o2iblnd.md, "Message types", "Sequences"), credits
+ * and the posting of work requests ("Credits"), fast registration of sink
+ * buffers and the RDMA writes of source buffers.
  *
  * Every message leaves through kib_check_sends(): credit-free messages
  * (NOOP, PUT_ACK, PUT_NAK, PUT_DONE, GET_DONE) first, then those that
@@ -495,7 +495,7 @@ static bool kib_keepalive_due(struct kib_conn *conn)
 	       time_after(jiffies, conn->last_send + kib_keepalive * HZ);
 }
 
-/* Section 5: a NOOP only when nothing else can carry the credits back. */
+/* "Credits": a NOOP only when nothing else can carry the credits back. */
 static bool kib_need_noop_locked(struct kib_conn *conn)
 {
 	lockdep_assert_held(&conn->lock);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * ksocklnd: the LNet TCP network driver (LND type 2, "tcp"), speaking the
- * socklnd wire protocol V3 (V2 accepted) of shared/spec/socklnd-wire.md.
+ * socklnd wire protocol V3 (V2 accepted) of Documentation/wire/socklnd.md.
  *
  * Objects
  *   ksock_net	one per NI: its address, incarnation, peer table
@@ -51,14 +51,14 @@
 #include <linux/wait.h>
 #include <linux/lnet/lnd.h>
 
-/* ---- wire (socklnd-wire.md) ------------------------------------------------- */
+/* ---- wire (Documentation/wire/socklnd.md) -------------------------------- */
 
 #define KSOCK_PROTO_V1		1
 #define KSOCK_PROTO_V2		2
 #define KSOCK_PROTO_V3		3
 #define KSOCK_PROTO_V4		4
 
-/* Connection types (section 2); NONE only in a hello reply. */
+/* Connection types; NONE only in a hello reply. */
 #define KSOCK_CONN_NONE		(-1)
 #define KSOCK_CONN_ANY		0
 #define KSOCK_CONN_CONTROL	1
@@ -66,11 +66,11 @@
 #define KSOCK_CONN_BULK_OUT	3
 #define KSOCK_CONN_NTYPES	4
 
-/* socklnd message types (section 4.1) */
+/* socklnd message types ("Message header") */
 #define KSOCK_MSG_NOOP		0xC0
 #define KSOCK_MSG_LNET		0xC1
 
-/* cookie 1 of a keepalive NOOP (section 6) */
+/* cookie 1 of a keepalive NOOP ("Keepalive and timeouts") */
 #define KSOCK_KEEPALIVE_PING	1
 
 #define KSOCK_HELLO_MAX_IPS	16	/* LNET_INTERFACES_NUM */

@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Connections: the handshakes (socklnd-wire.md 3.5), registration with
- * their peer (races, duplicates, incarnations: section 7), start, close
- * and destruction; and the connection daemons that run the handshakes.
+ * Connections: the handshakes (Documentation/wire/socklnd.md, "Handshake"),
+ * registration with their peer (races, duplicates, incarnations: "Races and
+ * rejections" there), start, close and destruction; and the connection
+ * daemons that run the handshakes.
  *
  * Life of a connection
  *  1. A connd completes a handshake on a bare socket: actively (connect
  *     through lnet_connect(), our hello, the peer's reply) or passively
  *     (a socket from the acceptor: the peer's hello, then our reply).
  *  2. ksock_conn_register() adds it to its peer under net->lock, after
- *     the checks of section 3.5/7; messages waiting on the peer move to it.
+ *     the handshake and race checks; messages waiting on the peer move to it.
  *  3. ksock_conn_start() takes over the socket callbacks and lets the
  *     scheduler go. A registered connection holds a peer reference; the
  *     peer's list holds one on the connection.
@@ -213,7 +214,10 @@ static int ksock_conn_register(struct ksock_conn *conn,
 		rc = -ESHUTDOWN;
 		goto out;
 	}
-	/* 7.1: the higher NID's own connections win a simultaneous connect */
+	/*
+	 * The higher NID's own connections win a simultaneous connect
+	 * (Documentation/wire/socklnd.md, "Simultaneous connect").
+	 */
 	if (passive && peer->connecting && id.nid < me) {
 		rc = -EALREADY;
 		goto out;
@@ -643,8 +647,9 @@ fail:
  * ksock_next_conn_type_locked() - the connection @peer should get next
  * @peer: the peer
  *
- * CONTROL first, then BULK_IN and BULK_OUT alternately (socklnd-wire.md
- * 2); or one ANY with typed_conns=0.
+ * CONTROL first, then BULK_IN and BULK_OUT alternately
+ * (Documentation/wire/socklnd.md, "A peer's set of connections"); or one
+ * ANY with typed_conns=0.
  * Return: a type, or KSOCK_CONN_NONE when the set is complete.
  */
 int ksock_next_conn_type_locked(struct ksock_peer *peer)

@@ -23,7 +23,10 @@
 
 /* ---- the NI's interface ------------------------------------------------------- */
 
-/* socklnd-wire.md 2: 1 Gb -> 1, 10 Gb -> 2, 25 Gb -> 3, 100 Gb -> 4 ... */
+/*
+ * 1 Gb -> 1, 10 Gb -> 2, 25 Gb -> 3, 100 Gb -> 4 ...
+ * (Documentation/wire/socklnd.md, "A peer's set of connections")
+ */
 static int ksock_dev_conns_per_peer(struct net_device *dev)
 {
 	struct ethtool_link_ksettings ks = { };
@@ -66,7 +69,10 @@ int ksock_net_pick_iface(struct ksock_net *net, const char *name)
 
 /* ---- socket options ------------------------------------------------------------ */
 
-/* Local options of an established connection (socklnd-wire.md 3.5). */
+/*
+ * Local options of an established connection (Documentation/wire/socklnd.md,
+ * end of "Handshake").
+ */
 int ksock_socket_setup(struct socket *sock)
 {
 	struct sock *sk = sock->sk;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ksocklnd module parameters (userspace-config.md 4.2, socklnd-wire.md 9).
+ * ksocklnd module parameters (Documentation/wire/socklnd.md, "Module
+ * parameters").
  *
  * Accepted but ignored (kept so that Lustre configurations load):
  * peer_buffer_credits, peer_timeout (no routing here), nconnds_max (the

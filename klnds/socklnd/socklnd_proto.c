@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The socklnd protocol's encodings (socklnd-wire.md sections 2-4): the
+ * The socklnd protocol's encodings (Documentation/wire/socklnd.md): the
  * V2/V3 hello, the 24-byte message header, connection types, and which
  * connection may carry which message.
  *
@@ -18,7 +18,10 @@ bool ksock_conn_type_valid(int type)
 	return type >= KSOCK_CONN_ANY && type <= KSOCK_CONN_BULK_OUT;
 }
 
-/* The type the other end sees for a connection of @type (section 2). */
+/*
+ * The type the other end sees for a connection of @type
+ * (Documentation/wire/socklnd.md, "Inverse types").
+ */
 int ksock_conn_type_inverse(int type)
 {
 	switch (type) {
@@ -123,11 +126,13 @@ void ksock_msg_hdr_from_wire(const struct ksock_msg_hdr_wire *w, bool flip,
 }
 
 /**
- * ksock_match_conn() - may a connection carry a message (section 4.3)
+ * ksock_match_conn() - may a connection carry a message
  * @proto: the connection's protocol version
  * @conn_type: its type, our view
  * @kind: the message
  * @nob: the message's size on the wire
+ *
+ * The table of Documentation/wire/socklnd.md, "Choosing a connection".
  *
  * Return: YES for a preferred connection, MAY for a fallback, NO.
  */

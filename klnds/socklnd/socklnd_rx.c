@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Receive: the per-connection state machine (socklnd-wire.md 4.2), run by
- * the connection's scheduler with non-blocking reads:
+ * Receive: the per-connection state machine (Documentation/wire/socklnd.md,
+ * "Receive loop"), run by the connection's scheduler with non-blocking reads:
  *
  *   HDR ------> LNET_HDR ------> PARSE ---recv()---> BODY ---> HDR
  *    ^  (NOOP)     |               |                  ^
@@ -97,7 +97,10 @@ static int ksock_rx_parse(struct ksock_conn *conn)
 	lnet_hdr_from_nid4(&hdr, (const struct lnet_hdr_nid4 *)
 				 (conn->rx_hdrbuf + KSOCK_HDR_NOB));
 	if (peer->userspace) {
-		/* such a peer is who the connection says (section 8) */
+		/*
+		 * Such a peer is who the connection says
+		 * (Documentation/wire/socklnd.md, "Peer identity").
+		 */
 		hdr.src_nid = peer->id.nid;
 		hdr.src_pid = peer->id.pid;
 	}

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Transmit: LND send(), choosing a connection (socklnd-wire.md 4.3),
- * per-connection queues written by the scheduler, zero-copy requests and
- * their ACKs (section 5), NOOPs.
+ * Transmit: LND send(), choosing a connection, per-connection queues
+ * written by the scheduler, zero-copy requests and their ACKs, NOOPs
+ * (Documentation/wire/socklnd.md, "Choosing a connection", "Zero-copy
+ * requests and ACKs").
  *
  * A message goes out as the 24-byte socklnd header and the 72-byte LNet
  * header (kernel_sendmsg), then its payload: pages of a page-vector MD of
@@ -343,8 +344,8 @@ void ksock_send_zcack(struct ksock_conn *conn, u64 cookie)
  * @c0: cookie 0 (0 on an LNET message or a one-cookie NOOP)
  * @c1: cookie 1
  *
- * Encodings of section 5: c0 == 0: ACK of c1; c0 > c1: ACK of c0 and c1;
- * c0 < c1: ACK of [c0, c1].
+ * Documentation/wire/socklnd.md, "Zero-copy requests and ACKs": c0 == 0:
+ * ACK of c1; c0 > c1: ACK of c0 and c1; c0 < c1: ACK of [c0, c1].
  * Return: 0, or -EPROTO if a cookie matched nothing.
  */
 int ksock_handle_zcack(struct ksock_conn *conn, u64 c0, u64 c1)

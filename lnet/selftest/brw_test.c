@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The bulk read/write test (selftest-wire.md 4.5, 4.6). The client posts
+ * The bulk read/write test (Documentation/wire/selftest.md). The client posts
  * its buffer on portal 52; the server moves the data actively: READ, it
  * PUTs into the client's buffer; WRITE, it GETs from it. Both sides check
  * the pattern they receive as the check flags ask.

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Bulk buffers (page vectors) and the brw data patterns
- * (selftest-wire.md 4.6): the sender writes the 64-bit magic in its own
- * byte order, the receiver pre-fills with the poison value and checks.
+ * (Documentation/wire/selftest.md, "Data patterns"): the sender writes the
+ * 64-bit magic in its own byte order, the receiver pre-fills with the
+ * poison value and checks.
  *
  * Positions are taken in the byte stream, not in the fragments, so a
  * client whose buffer starts at an offset in its first page and a server

@@ -2,8 +2,9 @@
 /*
  * The console: the session `lst` opens on this node, its groups of test
  * nodes, batches and tests, and the framework RPCs that carry them to the
- * nodes (selftest-wire.md 5). `lst` drives it through LNET_IOC_LNETST on
- * /dev/lnet (include/uapi/linux/lnet/lnetst.h).
+ * nodes (Documentation/wire/selftest.md, "What the console does"). `lst`
+ * drives it through LNET_IOC_LNETST on /dev/lnet
+ * (include/uapi/linux/lnet/lnetst.h).
  *
  * lst_con.mutex serializes every command, the keep-alive pinger and the
  * inactivity timeout; node RPCs of one command go out together and the

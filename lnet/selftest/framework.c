@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The test node (selftest-wire.md 4.3-4.4): one session at a time, made and
- * removed by a console; batches of tests; the framework services on portal
- * 51; the client side of tests (units sending RPCs back to back).
+ * The test node (Documentation/wire/selftest.md, "Framework semantics"):
+ * one session at a time, made and removed by a console; batches of tests;
+ * the framework services on portal 51; the client side of tests (units
+ * sending RPCs back to back).
  *
  * lst_fw.mutex guards the session and its batches and tests. Units run
  * without it: their RPC completions step them (lst_unit_done()), and the

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * lnet_selftest.ko: LNet's self-test, as a test node and as a console
- * (selftest-wire.md). Loading it brings LNet up with pid 12345 and posts
- * the framework and test services; `lst` drives the console.
+ * (Documentation/wire/selftest.md). Loading it brings LNet up with pid 12345
+ * and posts the framework and test services; `lst` drives the console.
  */
 #include <linux/module.h>
 #include <linux/workqueue.h>

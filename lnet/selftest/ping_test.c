@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The ping test (selftest-wire.md 4.6): a 160-byte request with a magic
- * and a sequence number, echoed by the server.
+ * The ping test (Documentation/wire/selftest.md, "Test RPC bodies"): a
+ * 160-byte request with a magic and a sequence number, echoed by the server.
  */
 #include <linux/ktime.h>
 #include "selftest.h"

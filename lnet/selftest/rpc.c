@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The selftest RPC layer (selftest-wire.md 3): client RPCs (reply and bulk
- * MDs on portal 52, the 160-byte request PUT without ACK), services
- * (request buffers on the lazy portals 50 and 51, one work item per
- * request), and a handler's active bulk and reply.
+ * The selftest RPC layer (Documentation/wire/selftest.md, "One RPC"):
+ * client RPCs (reply and bulk MDs on portal 52, the 160-byte request PUT
+ * without ACK), services (request buffers on the lazy portals 50 and 51,
+ * one work item per request), and a handler's active bulk and reply.
  *
  * Every MD is on one callback-only EQ whose handler finds its owner from
  * md.user_ptr (struct lst_mdcb). lst_nmd counts the MDs alive, so

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * lnet_selftest.ko: the selftest RPC layer, the test-node framework and
- * the console (shared/spec/selftest-wire.md).
+ * the console (Documentation/wire/selftest.md).
  *
  * Files: wire.c (message checks and byte order), rpc.c (client RPCs,
  * services and their request buffers, bulk), framework.c (the test node:

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Selftest messages: header checks and byte order (selftest-wire.md 4).
+ * Selftest messages: checks and byte order (Documentation/wire/selftest.md).
  * Messages travel in the sender's order; the receiver swaps what it reads.
  */
 #include <linux/errno.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The lnet_selftest RPC message (shared/spec/selftest-wire.md section 4):
+ * The lnet_selftest RPC message (Documentation/wire/selftest.md):
  * always 160 bytes, packed, every integer in the sender's native order.
  * A receiver that sees the magic byte-swapped swaps the fields it reads
  * (lst_msg_unpack()).
@@ -71,7 +71,7 @@ struct lst_sid {
 #define LST_BATCH_STOP		2
 #define LST_BATCH_QUERY		3
 
-/* BRW opcodes and data-check flags (section 4.5) */
+/* BRW opcodes and data-check flags (Documentation/wire/selftest.md) */
 #define LST_BRW_READ		1
 #define LST_BRW_WRITE		2
 #define LST_BRW_CHECK_NONE	1

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Black-box tests of the public LNet API (include/linux/lnet/api.h): the
- * message flows of lnet-wire.md §4 through the loopback NI. PUT with and
- * without ACK, GET/REPLY, truncation both ways, offsets, empty and
- * LNET_MTU-sized payloads, unmatched messages, lazy portals and the ping
- * target of §5/§6. Every byte moved is checked against a pattern, and
+ * message flows of Documentation/wire/lnet-header.md ("Message flows")
+ * through the loopback NI. PUT with and without ACK, GET/REPLY, truncation
+ * both ways, offsets, empty and LNET_MTU-sized payloads, unmatched
+ * messages, lazy portals and the ping target of
+ * Documentation/wire/routing-health-multirail.md ("Portal 0", "Answering a
+ * ping"). Every byte moved is checked against a pattern, and
  * bytes that must not be written are checked against a poison fill.
  */
 #include "api_test_util.h"
@@ -528,8 +530,9 @@ static void msg_put_mtu_contig(struct kunit *test)
 }
 
 /*
- * LNET_MTU + 1: lnet-wire.md §2.4/§3 caps a PUT payload at 1 MiB (larger
- * is a protocol error at the receiver), and the contract says nothing
+ * LNET_MTU + 1: Documentation/wire/lnet-header.md ("Message types",
+ * "Receive checks") caps a PUT payload at 1 MiB (larger is a protocol
+ * error at the receiver), and the contract says nothing
  * about where the sender must refuse. Accepted here: LNetMDBind refuses
  * the MD, or LNetPut returns -errno, or the PUT fails asynchronously (its
  * SEND event has status < 0). Never accepted: any byte reaching the
@@ -745,7 +748,7 @@ static void msg_lazy_bad_portal(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, LNetClearLazyPortal(LNET_MAX_PORTALS - 1), 0);
 }
 
-/* ---- ping (lnet-wire.md §5.2, §6) ---------------------------------------- */
+/* ---- ping (Documentation/wire/routing-health-multirail.md) --------------- */
 
 static u32 msg_u32(const u8 *p)
 {

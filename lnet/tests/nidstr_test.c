@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit suite for the net/NID/process-id text forms (lnet/nidstr.c).
- * Expected values come from nid-and-addressing.md sections 3-5.
+ * Expected values come from Documentation/wire/nid.md ("Worked examples",
+ * "Text forms").
  */
 #include <kunit/test.h>
 #include <linux/ctype.h>
@@ -30,7 +31,7 @@ static void str_desc(const char *s, char *desc)
 	scnprintf(desc + n, KUNIT_PARAM_DESC_SIZE - n, "\"");
 }
 
-/* Section 3 "Worked examples": both directions must agree exactly. */
+/* Documentation/wire/nid.md, "Worked examples": both directions agree. */
 struct nid_example {
 	const char	*str;
 	u32		net;
@@ -80,7 +81,7 @@ static void nidstr_example_format(struct kunit *test)
 			   e->str);
 }
 
-/* Section 5.1 net strings; every entry is canonical, so both directions. */
+/* Documentation/wire/nid.md, "Nets"; canonical entries, so both directions */
 struct net_case {
 	const char	*str;
 	u32		net;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * White-box tests of lnet_parse() through a fake LND: each receive rule of
- * lnet-wire.md section 3, and what the core hands back to the LND (recv()
- * calls, REPLY and ACK messages) for valid traffic.
+ * Documentation/wire/lnet-header.md ("Receive checks"), and what the core
+ * hands back to the LND (recv() calls, REPLY and ACK messages) for valid
+ * traffic.
  */
 #include "fake_lnd.h"
 #include "wb_util.h"

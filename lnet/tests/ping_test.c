@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * White-box tests of ping (lnet-wire.md sections 5 and 6): the ping info
- * this node publishes, the validation of received ones (byte-swapped,
- * truncated, malformed), the responder answering a peer's GET the way a
- * Lustre node's "lctl ping" expects, and the in-kernel ping client.
+ * White-box tests of ping (Documentation/wire/routing-health-multirail.md):
+ * the ping info this node publishes, the validation of received ones
+ * (byte-swapped, truncated, malformed), the responder answering a peer's
+ * GET the way a Lustre node's "lctl ping" expects, and the in-kernel ping
+ * client.
  */
 #include <linux/swab.h>
 #include "fake_lnd.h"

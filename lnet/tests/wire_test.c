@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * White-box tests of the LNet header encoding (lnet-wire.md section 2):
- * every field of every message type is checked at its byte offset against
- * little-endian buffers built by hand, both ways.
+ * White-box tests of the LNet header encoding
+ * (Documentation/wire/lnet-header.md): every field of every message type
+ * is checked at its byte offset against little-endian buffers built by
+ * hand, both ways.
  */
 #include <kunit/test.h>
 #include <linux/string.h>
@@ -176,7 +177,7 @@ static void wire_unknown_type(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, ((u8 *)&hdr.msg)[i], 0);
 }
 
-/* The worked examples of nid-and-addressing.md section 3. */
+/* The worked examples of Documentation/wire/nid.md. */
 static void wire_nid_bytes(struct kunit *test)
 {
 	static const u8 lo[8] = { 0, 0, 0, 0, 0, 0, 0x09, 0 };

@@ -95,7 +95,10 @@ MODULE_PARM_DESC(start_client, "client: write 1 to run the client again (in the 
 #define LT_MB_DONE		0x300ULL
 #define LT_SRV_MDS		5
 
-/* ping info (lnet-wire.md 5.2), re-declared: this is a black-box check */
+/*
+ * ping info (Documentation/wire/routing-health-multirail.md), re-declared:
+ * this is a black-box check
+ */
 #define LT_PING_MAGIC		0x70696E67U
 #define LT_PING_FEAT_NI_STATUS	0x02U
 #define LT_NI_STATUS_UP		0x15AAC0DEU

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Two guests. g0 runs no LNet: "lnet-sockpeer server" (a passive socklnd
-# node written from the wire spec, tools/sockpeer) listens on TCP 988,
-# steers the handshake (V2 fallback, NONE, typed order) and serves
+# node written from the protocol, Documentation/wire/socklnd.md;
+# tools/sockpeer) listens on TCP 988, steers the handshake (V2 fallback,
+# NONE, typed order) and serves
 # lnet_lndtest's client. g1 is an LNet node running lnet_lndtest.ko
 # mode=client against g0: every client check (ping, PUT/GET 0 B..1 MiB,
 # stream) is a result on g1, and the fake server's checks of our active

@@ -1,8 +1,9 @@
 #!/bin/bash
 # Two guests. g1 is an LNet node (lnet.ko, ksocklnd.ko sock_timeout=5,
 # lnet_lndtest.ko mode=server). g0 runs no LNet: "lnet-sockpeer peer" (a
-# socklnd peer written from the wire spec, tools/sockpeer) connects to g1's
-# acceptor with good and bad connection requests, hellos and messages. Each
+# socklnd peer written from the protocol, Documentation/wire/socklnd.md;
+# tools/sockpeer) connects to g1's acceptor with good and bad connection
+# requests, hellos and messages. Each
 # of its checks is a result on g0; g1 then unloads everything. The console
 # must stay clean: bad input closes connections, never more.
 #

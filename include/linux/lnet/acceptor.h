@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The LNet acceptor (lnet-wire.md section 9): the TCP listener on
- * accept_port shared by the LNDs that use it (ksocklnd), and the helpers
- * those LNDs use on the active side and for their handshakes.
+ * The LNet acceptor (Documentation/wire/socklnd.md, "The acceptor"): the
+ * TCP listener on accept_port shared by the LNDs that use it (ksocklnd),
+ * and the helpers those LNDs use on the active side and for their
+ * handshakes.
  *
  * The listener binds INADDR_ANY:accept_port once, whatever the number of
  * NIs; a connection request is matched to a local NI by its target NID
@@ -18,7 +19,7 @@
 
 struct socket;
 
-/* Magics shared by the acceptor and the socklnd handshake (section 8). */
+/* Magics of the acceptor and socklnd (Documentation/wire/lnet-header.md) */
 #define LNET_PROTO_ACCEPTOR_MAGIC	0xACCE7100U
 #define LNET_PROTO_ACCEPTOR_VERSION	1	/* nid4 target */
 #define LNET_PROTO_ACCEPTOR_VERSION_16	2	/* large-NID target */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Text forms of nets, NIDs and process ids (../shared/spec/
- * nid-and-addressing.md section 5): "tcp", "o2ib2", "192.0.2.1@tcp", "0@lo",
+ * Text forms of nets, NIDs and process ids (Documentation/wire/nid.md,
+ * "Text forms"): "tcp", "o2ib2", "192.0.2.1@tcp", "0@lo",
  * "12345-192.0.2.1@tcp". Parsers are strict: trailing junk, out-of-range
  * octets and unknown network names are rejected with -EINVAL.
  */

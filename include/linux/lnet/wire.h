@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * LNet wire formats (shared/spec/lnet-wire.md): the LNet message header in
- * its nid4 (72 bytes) and nid16 (96 bytes) encodings, wire handles, and the
- * ping info payload.
+ * LNet wire formats (Documentation/wire/lnet-header.md): the LNet message
+ * header in its nid4 (72 bytes) and nid16 (96 bytes) encodings, wire
+ * handles, and the ping info payload.
  *
  * The header travels little-endian. The core works on struct lnet_hdr, the
  * header in host order; LNDs convert at the edge with lnet_hdr_to_nid4() and
@@ -166,7 +166,9 @@ struct lnet_hdr_nid16 {
 #define LNET_HDR_NID4_SIZE	72
 #define LNET_HDR_NID16_SIZE	96
 
-/* The layouts are the protocol: pin every offset of lnet-wire.md 2.1-2.5. */
+/* The layouts are the protocol: pin every offset of the tables in
+ * Documentation/wire/lnet-header.md.
+ */
 static_assert(sizeof(struct lnet_handle_wire_le) == 16);
 static_assert(sizeof(union lnet_msg_le) == 40);
 static_assert(sizeof(struct lnet_hdr_nid4) == LNET_HDR_NID4_SIZE);
@@ -210,7 +212,7 @@ int lnet_hdr_from_nid16(struct lnet_hdr *hdr,
 void lnet_nid4_to_nid16(lnet_nid_t nid, struct lnet_nid16 *large);
 int lnet_nid16_to_nid4(const struct lnet_nid16 *large, lnet_nid_t *nid);
 
-/* ---- ping info (lnet-wire.md 5.2), sender's native byte order ------------ */
+/* ---- ping info (Documentation/wire/routing-health-multirail.md) --------- */
 
 #define LNET_PROTO_PING_MAGIC		0x70696E67U	/* "ping" */
 

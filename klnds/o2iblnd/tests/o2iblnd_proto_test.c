@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests of the o2iblnd wire format (o2iblnd_proto.c) against
- * shared/spec/o2iblnd-wire.md sections 2-5. Expected bytes are written by
- * hand at the spec's offsets, in the sender's byte order: "native" is this
+ * Documentation/wire/o2iblnd.md. Expected bytes are written by hand at the
+ * documented offsets, in the sender's byte order: "native" is this
  * host's order, "swapped" the other one, so a byte-swapped peer is
  * simulated on any host.
  */
@@ -12,9 +12,9 @@
 #include <linux/string.h>
 #include "../o2iblnd.h"
 
-/* Values from the spec tables, spelled out rather than taken from o2iblnd.h */
-#define T_MAGIC		0x0BE91B91U	/* 2.1 */
-#define T_UNIFIED	0x45726963U	/* LNET_PROTO_MAGIC, 4.3 step 2 */
+/* Values from the tables of Documentation/wire/o2iblnd.md, not o2iblnd.h */
+#define T_MAGIC		0x0BE91B91U	/* "Message header" */
+#define T_UNIFIED	0x45726963U	/* LNET_PROTO_MAGIC, passive step 2 */
 #define T_V1		0x11
 #define T_V2		0x12
 
@@ -57,7 +57,7 @@ static u64 get_bytes(const u8 *buf, unsigned int off, unsigned int n, bool be)
 	return v;
 }
 
-/* Section 2.3, computed independently: rotate left 1, add the byte. */
+/* "Checksum", computed independently: rotate left 1, add the byte. */
 static u32 ref_cksum(const u8 *p, unsigned int nob)
 {
 	u32 sum = 0;
@@ -67,7 +67,7 @@ static u32 ref_cksum(const u8 *p, unsigned int nob)
 	return sum ? sum : 1;
 }
 
-/* The 48-byte common header (2.1) as a sender would fill it */
+/* The 48-byte "Message header" as a sender would fill it */
 struct thdr {
 	u32	magic;
 	u16	version;
@@ -129,7 +129,7 @@ static void put_connparams(u8 *b, u16 qd, u16 frags, u32 size, bool be)
 	put_bytes(b, 52, size, 4, be);
 }
 
-/* An RDMA descriptor (3.1) at @off with @n fragments i: nob, addr below */
+/* An "RDMA descriptor" at @off with @n fragments i: nob, addr below */
 #define FRAG_NOB(i)	(0x00010203U + 0x10000000U * ((i) & 0xf))
 #define FRAG_ADDR(i)	(0x0405060708090a0bULL + \
 			 0x1000000000000000ULL * ((i) & 0xf))
@@ -217,7 +217,7 @@ static void wire_constants(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sizeof(struct kib_rej), (size_t)24);
 }
 
-/* Section 3, "Total size" column; PUT_ACK 72 + 12n, GET_REQ 136 + 12n */
+/* "Message types", "Size" column; PUT_ACK 72 + 12n, GET_REQ 136 + 12n */
 static void wire_nob(struct kunit *test)
 {
 	KUNIT_EXPECT_EQ(test, kib_msg_nob(KIB_MSG_CONNREQ, 0), 56U);
@@ -240,7 +240,7 @@ static void wire_nob(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kib_msg_nob(KIB_MSG_GET_REQ, 257), 3220U);
 }
 
-/* kib_msg_pack() writes the 2.1 header in native order at the spec offsets */
+/* kib_msg_pack() writes the header in native order at the documented offsets */
 static void wire_pack_header(struct kunit *test)
 {
 	u8 *b = tbuf(test);
@@ -273,7 +273,7 @@ static void wire_pack_header(struct kunit *test)
 	kib_cksum = cksum;
 }
 
-/* With cksum=1 the sender sums ibm_nob bytes, the field being 0 (2.3) */
+/* With cksum=1 the sender sums ibm_nob bytes, the field being 0 ("Checksum") */
 static void wire_pack_cksum(struct kunit *test)
 {
 	u8 *b = tbuf(test);
@@ -302,7 +302,7 @@ static void wire_pack_cksum(struct kunit *test)
 /*
  * The body is filled before packing (the checksum covers it): packing
  * must leave it alone, and the body structs must put each field at its
- * spec offset (3, 3.1, 3.2, 4.1).
+ * documented offset ("Message types", "Connection parameters").
  */
 static void wire_pack_bodies(struct kunit *test)
 {
@@ -375,7 +375,7 @@ static void wire_pack_bodies(struct kunit *test)
 			    (void *)(b + 120));
 }
 
-/* ---- o2iblnd_wire: receive-side validation (2.2) ---------------------- */
+/* ---- o2iblnd_wire: "Receive checks" ------------------------------------ */
 
 static void wire_unpack_native(struct kunit *test)
 {
@@ -685,7 +685,7 @@ static void wire_unpack_unknown_type(struct kunit *test)
 	}
 }
 
-/* Step 7: one byte below each type's size (section 3) */
+/* Step 7: one byte below each type's size ("Message types") */
 static void wire_unpack_below_min(struct kunit *test)
 {
 	static const struct {
@@ -877,14 +877,14 @@ static struct kunit_suite o2iblnd_wire_suite = {
 	.test_cases = o2iblnd_wire_cases,
 };
 
-/* ---- o2iblnd_connect: CONNREQ, CONNACK, rejects, races (4) ------------- */
+/* ---- o2iblnd_connect: "Passive side", "Active side", rejects, races ---- */
 
 /* The passive side A: its NID, incarnation and peer_credits */
 static const struct kib_accept_limits lim_a = {
 	.own_nid = NID_A, .own_stamp = STAMP_A, .max_queue_depth = 8,
 };
 
-/* A good CONNREQ from B to A (4.2 step 2), in byte order @be */
+/* A good CONNREQ from B to A ("Active side" step 2), in byte order @be */
 static struct kib_msg *connreq(u8 *b, bool be)
 {
 	struct thdr h = mkhdr(KIB_MSG_CONNREQ, 56);
@@ -982,7 +982,7 @@ static void conn_req_bad_version(struct kunit *test)
 			KIB_REJECT_FATAL);
 }
 
-/* Step 3: the request must be a valid message (2.2) */
+/* Step 3: the request must be a valid message ("Receive checks") */
 static void conn_req_invalid_msg(struct kunit *test)
 {
 	u8 *b = tbuf(test);
@@ -1160,7 +1160,7 @@ static void conn_req_msg_size(struct kunit *test)
 			KIB_REJECT_FATAL);
 }
 
-/* A request failing two checks gets the reason of the earlier one (4.3) */
+/* A request failing two checks gets the reason of the earlier one */
 static void conn_req_order(struct kunit *test)
 {
 	struct kib_accept_limits early = lim_a;
@@ -1205,7 +1205,7 @@ static void conn_req_order(struct kunit *test)
 			KIB_REJECT_RDMA_FRAGS);
 }
 
-/* The CONNACK A sends back to B (4.3 "Accept") */
+/* The CONNACK A sends back to B ("Passive side", "Accept") */
 static struct kib_msg *connack(u8 *b, bool be)
 {
 	struct thdr h = mkhdr(KIB_MSG_CONNACK, 56);
@@ -1240,7 +1240,7 @@ static void conn_ack_accept(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, msg->hdr.srcstamp, STAMP_A);
 }
 
-/* 4.2 step 3: anything but a fitting CONNACK is a protocol error */
+/* "Active side" step 3: anything but a fitting CONNACK is a protocol error */
 static void conn_ack_eproto(struct kunit *test)
 {
 	u8 *b = tbuf(test);
@@ -1279,7 +1279,7 @@ static void conn_ack_eproto(struct kunit *test)
 						STAMP_B), -EPROTO);
 }
 
-/* 4.2 step 3: addressed to another NID or incarnation of us */
+/* "Active side" step 3: addressed to another NID or incarnation of us */
 static void conn_ack_estale(struct kunit *test)
 {
 	u8 *b = tbuf(test);
@@ -1297,7 +1297,7 @@ static void conn_ack_estale(struct kunit *test)
 						STAMP_B), -ESTALE);
 }
 
-/* 4.4: the 24 bytes of a reject, in native order */
+/* "Reject data": the 24 bytes of a reject, in native order */
 static void conn_rej_roundtrip(struct kunit *test)
 {
 	u8 b[24];
@@ -1425,9 +1425,9 @@ static void conn_rej_garbage(struct kunit *test)
 }
 
 /*
- * 4.5, master rule: hash(nid) = net ^ (the IPv4 address read as a host-order
- * u32 from its network-order bytes); reject the incoming CONNREQ when
- * hash(peer) < hash(own). o2ib0 is net 0x00050000.
+ * "Connection races", master rule: hash(nid) = net ^ (the IPv4 address read
+ * as a host-order u32 from its network-order bytes); reject the incoming
+ * CONNREQ when hash(peer) < hash(own). o2ib0 is net 0x00050000.
  *
  * Little-endian host (bytes C0 00 02 01 read as 0x010200C0):
  *   A 192.0.2.1   0x010200C0 ^ 0x50000 = 0x010700C0

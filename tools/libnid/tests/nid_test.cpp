@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 //
-// Net/NID/process-id strings: the examples of nid-and-addressing.md
-// sections 3-5 and the same bad inputs as the kernel's lnet_nidstr suite.
+// Net/NID/process-id strings: the examples of Documentation/wire/nid.md
+// ("Worked examples", "Text forms") and the same bad inputs as the kernel's
+// lnet_nidstr suite.
 #include <lnet/nid.hpp>
 
 #include <gtest/gtest.h>
@@ -48,7 +49,7 @@ struct nid_example {
 	std::uint8_t le[8];
 };
 
-// Section 3 "Worked examples".
+// Documentation/wire/nid.md, "Worked examples".
 const nid_example examples[] = {
 	{ "192.0.2.1@tcp", 0x00020000, 0x00020000C0000201ULL,
 	  { 0x01, 0x02, 0x00, 0xC0, 0x00, 0x00, 0x02, 0x00 } },
@@ -72,7 +73,7 @@ TEST_P(WorkedExample, Parses)
 	ASSERT_TRUE(nid.has_value());
 	EXPECT_EQ(*nid, e.nid);
 	EXPECT_EQ(LNET_NIDNET(*nid), e.net);
-	// The spec's little-endian wire bytes, independent of host order.
+	// The documented little-endian wire bytes, independent of host order.
 	for (int i = 0; i < 8; i++)
 		EXPECT_EQ(static_cast<std::uint8_t>(*nid >> (8 * i)), e.le[i]);
 }

@@ -11,7 +11,7 @@
 // has been quiet for a while (we reset the connection: no TIME_WAIT), or
 // the case's deadline passes. The target closing is the expected outcome.
 //
-// Everything the target sends is checked against what the spec says it may
+// Everything the target sends is checked against what the protocol says it may
 // send for what it received (the Oracle): a version answer only for a
 // hello without a request or an unknown request version; a hello only for
 // a request naming its NID and a hello it may accept (then of the right
@@ -116,7 +116,7 @@ struct Prediction {
 };
 
 // What the target may send back for @c (our socklnd and acceptor, and the
-// spec: lnet-wire.md 9.3, socklnd-wire.md 3.5).
+// protocol: Documentation/wire/socklnd.md, "The acceptor", "Handshake").
 Prediction predict(const Context &ctx, const Case &c);
 
 enum class Outcome {

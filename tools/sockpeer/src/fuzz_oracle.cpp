@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 //
 // What the target may send back for a fuzz case, and the check of what it
-// did send. The model is the spec's (lnet-wire.md 9.3, socklnd-wire.md
-// 3.1, 3.5, 4) plus the choices Documentation/socklnd.md states for our
+// did send. The model is the protocol's (Documentation/wire/socklnd.md: "The
+// acceptor", "Hello", "Handshake", "Framing") plus the choices
+// Documentation/socklnd.md states for our
 // node (a destination NID that is not ours is refused; V1, V4 and unknown
 // versions get a V3 hello with type NONE).
 #include <cstdio>

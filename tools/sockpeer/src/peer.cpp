@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 //
-// `lnet-sockpeer peer`: a socklnd peer written from shared/spec
-// (socklnd-wire.md, lnet-wire.md), independently of the kernel code. It
+// `lnet-sockpeer peer`: a socklnd peer written from the protocol description
+// (now Documentation/wire/socklnd.md and lnet-header.md), independently of
+// the kernel code. It
 // connects to the target's acceptor (TCP 988) and checks that good
 // handshakes and messages work and that bad input only ever closes the
 // connection. Needs root: privileged source ports, TCP_REPAIR.
@@ -155,7 +156,7 @@ bool PeerRun::wait_for_target()
 	}
 }
 
-// lnet-wire.md 9.3
+// Documentation/wire/socklnd.md, "Passive side, step by step"
 void PeerRun::acceptor()
 {
 	const Bytes answer = version_answer();
@@ -198,7 +199,7 @@ void PeerRun::acceptor()
 	}
 }
 
-// socklnd-wire.md 3
+// Documentation/wire/socklnd.md, "Hello" and "Handshake"
 void PeerRun::hellos()
 {
 	{

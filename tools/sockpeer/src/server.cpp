@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 //
-// `lnet-sockpeer server`: a passive socklnd node written from shared/spec
-// (socklnd-wire.md, lnet-wire.md), independently of the kernel code. It
+// `lnet-sockpeer server`: a passive socklnd node written from the protocol
+// description (now Documentation/wire/socklnd.md and lnet-header.md),
+// independently of the kernel code. It
 // listens on TCP 988 and serves what lnet_lndtest.ko's client asks for
 // (ping, the server's pattern and sink MDs on portal 42, "done"), so that
 // the client exercises our ACTIVE side against a peer that is not our own
@@ -224,7 +225,9 @@ void Node::reader(Conn &c)
 				    nid_to_string(lh->src_nid) + " pid " +
 				    std::to_string(lh->src_pid));
 		if (kh->cookie0) {
-			// a zero-copy request: ACK it once received (section 5)
+			// a zero-copy request: ACK it once received
+			// (Documentation/wire/socklnd.md, "Zero-copy
+			// requests and ACKs")
 			{
 				const std::lock_guard guard(lock_);
 				zc_requests_++;

@@ -92,7 +92,8 @@ public:
 	wire::Order order() const { return p_.order; }
 
 	// GET of the target's ping info over @type; nullopt if the REPLY is
-	// as lnet-wire.md section 6 says, else what is wrong.
+	// as Documentation/wire/routing-health-multirail.md, "Answering a
+	// ping", says, else what is wrong.
 	std::optional<std::string> ping(std::uint32_t type = wire::conn_control,
 					wire::Wmd wmd = {0x1111, 0x2222});
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 //
-// The socklnd wire formats, written from shared/spec (lnet-wire.md sections
-// 2, 5 and 9; socklnd-wire.md sections 3 and 4): the acceptor connection
+// The socklnd wire formats (Documentation/wire/socklnd.md, lnet-header.md
+// and routing-health-multirail.md, "Ping info"): the acceptor connection
 // request, the V1 and V2/V3 hellos, the 24-byte socklnd message header, the
 // 72-byte nid4 LNet header with its type-specific parts, and the ping info.
 //
@@ -47,19 +47,19 @@ inline constexpr std::uint64_t lo_nid = 0x0009000000000000ULL;	// 0@lo
 inline constexpr std::uint64_t ping_match_bits = 0x8000000000000000ULL;
 inline constexpr std::uint32_t lnd_sock = 2;
 
-// socklnd connection types (socklnd-wire.md section 2)
+// socklnd connection types (Documentation/wire/socklnd.md)
 inline constexpr std::uint32_t conn_none = 0xFFFFFFFF;
 inline constexpr std::uint32_t conn_any = 0;
 inline constexpr std::uint32_t conn_control = 1;
 inline constexpr std::uint32_t conn_bulk_in = 2;
 inline constexpr std::uint32_t conn_bulk_out = 3;
 
-// socklnd message types (section 4.1)
+// socklnd message types ("Message header")
 inline constexpr std::uint32_t msg_noop = 0xC0;
 inline constexpr std::uint32_t msg_lnet = 0xC1;
 inline constexpr std::uint64_t keepalive_cookie = 1;
 
-// LNet message types (lnet-wire.md section 2.4)
+// LNet message types (Documentation/wire/lnet-header.md)
 inline constexpr std::uint32_t lnet_ack = 0;
 inline constexpr std::uint32_t lnet_put = 1;
 inline constexpr std::uint32_t lnet_get = 2;
@@ -142,7 +142,7 @@ private:
 	std::variant<T, Error> v_;
 };
 
-// ---- acceptor connection request (lnet-wire.md 9.2) ---------------------------
+// ---- acceptor connection request (socklnd.md, "Connection request") ----------
 
 struct ConnRequest {
 	Order order = Order::little;
@@ -160,7 +160,7 @@ Decoded<ConnRequest> decode_conn_request(ByteView in);
 // The acceptor's "I speak version 1" answer: {magic, 1, NID 0}, LE.
 Bytes version_answer();
 
-// Large NIDs (nid-and-addressing.md 6), 20 bytes in network order.
+// Large NIDs (Documentation/wire/nid.md), 20 bytes in network order.
 using Nid16 = std::array<std::uint8_t, 20>;
 Nid16 nid4_to_nid16(std::uint64_t nid);
 // The nid4 a large NID stands for (ANY for the ANY form), or nullopt if
@@ -170,7 +170,7 @@ std::optional<std::uint64_t> nid16_to_nid4(const Nid16 &nid);
 // swapped.
 Bytes encode_conn_request_16(const Nid16 &target, Order order = Order::little);
 
-// ---- hellos (socklnd-wire.md section 3) ----------------------------------------
+// ---- hellos (Documentation/wire/socklnd.md, "Hello") -------------------------
 
 // V2/V3 hello. @nips is written as it is; @ips follow it (an encoder of
 // bad hellos may make them disagree).
@@ -192,7 +192,7 @@ struct Hello {
 };
 Bytes encode(const Hello &h);
 
-// What the first 8 bytes of a hello announce (section 3.1).
+// What the first 8 bytes of a hello announce ("Reading the first 8 bytes").
 struct HelloHead {
 	Order order = Order::little;
 	std::uint32_t version = 0;	// 1 for the V1 magic
@@ -206,7 +206,7 @@ Decoded<Hello> decode_hello(ByteView in);
 // Bytes a decoded hello took: 56 + 4 * nips.
 std::size_t wire_size(const Hello &h);
 
-// V1 hello, always little-endian (section 3.4).
+// V1 hello, always little-endian ("V1 hello").
 struct HelloV1 {
 	std::uint64_t src_nid = 0;
 	std::uint32_t src_pid = lnet_pid;
@@ -216,7 +216,7 @@ struct HelloV1 {
 };
 Bytes encode(const HelloV1 &h);
 
-// ---- socklnd message header (section 4.1) -----------------------------------
+// ---- socklnd message header (socklnd.md, "Message header") -------------------
 
 struct KsockHeader {
 	Order order = Order::little;
@@ -231,7 +231,7 @@ Bytes encode(const KsockHeader &h);
 // @order is the connection's (from its hello).
 Decoded<KsockHeader> decode_ksock_header(ByteView in, Order order = Order::little);
 
-// ---- LNet header (lnet-wire.md 2.1, 2.5), little-endian ----------------------
+// ---- LNet header (Documentation/wire/lnet-header.md), little-endian ----------
 
 struct Wmd {
 	std::uint64_t interface_cookie = 0;
@@ -301,7 +301,7 @@ Bytes lnet_message(const KsockHeader &kh, const LnetHeader &lh, ByteView payload
 // A NOOP: socklnd header alone.
 Bytes noop(std::uint64_t cookie0, std::uint64_t cookie1, Order order = Order::little);
 
-// ---- ping info (lnet-wire.md 5.2), nid4 entries only --------------------------
+// ---- ping info (routing-health-multirail.md), nid4 entries only --------------
 
 struct PingEntry {
 	std::uint64_t nid = 0;

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 //
-// The wire formats against the spec's tables: lnet-wire.md 2.1, 2.5, 5.2,
-// 9.2; socklnd-wire.md 3.1-3.4, 4.1; nid-and-addressing.md 3, 6. Byte
-// strings are written out by hand from the tables, not from the encoder.
+// The wire formats against the tables of Documentation/wire/: lnet-header.md
+// (header, type-specific part), routing-health-multirail.md ("Ping info"),
+// socklnd.md ("Connection request", "Hello", "Message header") and nid.md
+// ("Worked examples", "Large NIDs"). Byte strings are written out by hand
+// from the tables, not from the encoder.
 #include "wire.hpp"
 
 #include <gtest/gtest.h>

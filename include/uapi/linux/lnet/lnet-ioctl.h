@@ -10,9 +10,9 @@
  * Every command needs CAP_SYS_ADMIN (EACCES otherwise). Layouts are those of
  * 64-bit user space (x86-64); 32-bit user space is not supported.
  *
- * Structures marked "project-defined" have no fixed layout in the reference
- * specification (userspace-config.md section 1); lnetctl and lnet.ko of this
- * project agree on the layout given here.
+ * Structures marked "project-defined" have no fixed layout in Lustre's
+ * interface (Documentation/wire/userspace-config.md); lnetctl and lnet.ko of
+ * this project agree on the layout given here.
  */
 #ifndef _UAPI_LINUX_LNET_IOCTL_H
 #define _UAPI_LINUX_LNET_IOCTL_H

@@ -2,8 +2,8 @@
 /*
  * LNet addressing shared by the kernel modules and user space: network ids,
  * the classic 64-bit NID ("nid4"), process ids and LND type numbers.
- * Layouts and values follow the LNet wire protocol (see ../shared/spec/
- * nid-and-addressing.md); this header is plain C so both sides include it.
+ * Layouts and values follow the LNet wire protocol (see
+ * Documentation/wire/nid.md); this header is plain C so both sides include it.
  */
 #ifndef _UAPI_LINUX_LNET_NID_H
 #define _UAPI_LINUX_LNET_NID_H

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
 /*
  * The lnet_selftest console interface: `lst` <-> lnet_selftest.ko over
- * /dev/lnet (LNET_IOC_LNETST). Project-defined: the specification leaves
- * this node-local interface open (selftest-wire.md section 6), so only the
- * opcode values follow Lustre's LSTIO_* numbering.
+ * /dev/lnet (LNET_IOC_LNETST). Project-defined: the wire protocol leaves
+ * this node-local interface open (Documentation/wire/selftest.md, "Interop
+ * scope"), so only the opcode values follow Lustre's LSTIO_* numbering.
  *
  * Every argument starts with struct lstio_hdr (ioc_version
  * LNET_IOCTL_VERSION2, ioc_len = the whole buffer). Commands that talk to

@@ -3,7 +3,7 @@
 // Text forms of LNet nets, NIDs and process ids for the user-space tools,
 // with the same strictness and output as the kernel's lnet/nidstr.c, plus a
 // parser for the lnet "networks=" module parameter syntax (lnet/config.c).
-// Forms: nid-and-addressing.md section 5.
+// Forms: Documentation/wire/nid.md, "Text forms".
 #ifndef LNET_TOOLS_NID_HPP
 #define LNET_TOOLS_NID_HPP
 
