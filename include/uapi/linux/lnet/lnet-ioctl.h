@@ -7,8 +7,11 @@
  * Every ioctl argument is a buffer that starts with struct lnet_ioctl_hdr.
  * The kernel copies ioc_len bytes in, runs the command and copies ioc_len
  * bytes back, so "out" fields below are valid after a successful ioctl.
- * Every command needs CAP_SYS_ADMIN (EACCES otherwise). Layouts are those of
- * 64-bit user space (x86-64); 32-bit user space is not supported.
+ * Commands that change state, send traffic or belong to a module other than
+ * lnet.ko need CAP_NET_ADMIN (EACCES otherwise); the core's GET commands are
+ * open to every user (Lustre asks CAP_SYS_ADMIN of all; see lnet/ioctl.c).
+ * Layouts are those of 64-bit user space (x86-64); 32-bit user space is not
+ * supported.
  *
  * Structures marked "project-defined" have no fixed layout in Lustre's
  * interface (Documentation/wire/userspace-config.md); lnetctl and lnet.ko of
