@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # make bench: benchmarks, each figure printed next to a baseline measured in
-# the same run, as a ratio. Stock kernel (no debug overhead). Writes
+# the same run, as a ratio. Stock kernel (no debug overhead) except the
+# lock statistics, which need the debug kernel. Writes
 # build/bench/results.csv and build/bench/results.png. Not part of make
 # check. BENCH_SECS (default 5): seconds per measurement; BENCH_ROUNDS
 # (default 3): rounds of each lst row.
@@ -28,6 +29,10 @@
 # pair's ratio to the link's best (ping: to the request/response baseline
 # of the 0 B GETs). A row is flagged with '*' (not failed) when ours/Lustre
 # < 1.2 or mixed is below the slower pure pair.
+# Lock contention (tests/scenarios/bench-lockstat.sh, one guest with 4
+# vCPUs on the debug kernel, CONFIG_LOCK_STAT): loopback PUTs from every
+# CPU, contended acquisitions of each lnet.ko lock class per million PUTs
+# with the MD lock table (baseline: the same with a single MD lock).
 # Exit status 1 if a guest run failed (its figures are then n/a).
 # BENCH_REPORT=1: no build and no run, only the report of the last runs.
 set -uo pipefail
@@ -45,6 +50,7 @@ if [ "${BENCH_REPORT:-0}" != 1 ]; then
 	scripts/install-deps.sh || die "install-deps failed"
 	make -s modules LNET_BENCH=1 >/dev/null || die "make modules failed"
 	make -s tools >/dev/null || die "make tools failed"
+	make -s modules-debug LNET_BENCH=1 >/dev/null || die "make modules-debug failed"
 	lustre=$(scripts/build-lustre.sh | tail -n1)
 	if [ ! -f "$lustre/modules/lnet.ko" ]; then
 		echo "bench: scripts/build-lustre.sh failed: no Lustre pairs" >&2
@@ -54,21 +60,25 @@ if [ "${BENCH_REPORT:-0}" != 1 ]; then
 	# vmtest SUITE GUESTS TIMEOUT SCRIPT ARGS...: one guest run; a failure is
 	# reported at the end (its figures are missing from the table).
 	vmtest() {
-		local suite=$1 guests=$2 timeout=$3 script=$4 a args=()
+		local suite=$1 guests=$2 timeout=$3 script=$4 a args=() kernel=stock
 		shift 4
+		case $guests in debug:*) kernel=debug guests=${guests#debug:} ;; esac
 		for a in "$@"; do args+=(--arg "$a"); done
-		if [ "$guests" = 1 ]; then
+		if [ "$kernel" = debug ]; then
+			args+=(--smp 4 --mem 2048)
+		elif [ "$guests" = 1 ]; then
 			args+=(--smp 2)
 		else
 			args+=(--link 0-1)
 		fi
 		[ -n "$lustre" ] && args+=(--env "LUSTRE_DIR=$lustre")
-		build/tools/vmtest/lnet-vmtest --suite "$suite" --kernel stock --guests "$guests" \
+		build/tools/vmtest/lnet-vmtest --suite "$suite" --kernel "$kernel" --guests "$guests" \
 			--timeout "$timeout" --env "BENCH_SECS=$secs" --env "BENCH_ROUNDS=$rounds" \
 			--script "$top/tests/scenarios/$script" "${args[@]}" || failed+=("$suite")
 	}
 	t=$((900 + 20 * secs))
 	vmtest bench-core 1 "$t" bench-core.sh
+	vmtest bench-lockstat debug:1 "$t" bench-lockstat.sh
 	vmtest bench-net 2 "$t" bench-net.sh tcp
 	vmtest bench-net-o2ib 2 "$t" bench-net.sh o2ib
 	# 9 lst rows a round, each BENCH_SECS and about 3 s more
@@ -86,7 +96,7 @@ if [ "${BENCH_REPORT:-0}" != 1 ]; then
 	done
 fi
 raw=()	# the runs' figures (a failed run may have none)
-for s in bench-core bench-net bench-net-o2ib; do
+for s in bench-core bench-lockstat bench-net bench-net-o2ib; do
 	[ -f "$top/build/vmtest/$s/g0/bench.txt" ] && raw+=("$top/build/vmtest/$s/g0/bench.txt")
 done
 
@@ -127,6 +137,22 @@ row "loopback PUT rate, 1 thread, lock table" "$base" puts/s "$base"
 row "loopback PUT rate, all CPUs, lock table" "$(value rate-slots0-threads0 puts_per_sec)" puts/s "$base"
 row "loopback PUT rate, 1 thread, single lock" "$(value rate-slots1-threads1 puts_per_sec)" puts/s "$base"
 row "loopback PUT rate, all CPUs, single lock" "$(value rate-slots1-threads0 puts_per_sec)" puts/s "$base"
+# contended acquisitions per million PUTs, lock table against single lock
+permega() { awk -v c="$1" -v p="$2" 'BEGIN { if (c != "" && p > 0) printf "%.1f", c * 1e6 / p }'; }
+lsum() { # lsum SLOTS: contentions summed over every lnet_* class
+	[ ${#raw[@]} -gt 0 ] || return 0
+	awk -v p="lockstat-slots$1-" 'index($1, p) == 1 { split($2, kv, "="); s += kv[2]; n++ } END { if (n) print s }' "${raw[@]}"
+}
+lclasses=$( [ ${#raw[@]} -gt 0 ] && awk '$1 ~ /^lockstat-slots[01]-/ { sub(/^lockstat-slots[01]-/, "", $1); print $1 }' "${raw[@]}" | sort -u)
+puts0=$(value lockstat-slots0 puts)
+puts1=$(value lockstat-slots1 puts)
+for c in $lclasses; do
+	row "lock stat: $c, all CPUs (base: single lock)" \
+		"$(permega "$(value "lockstat-slots0-$c" contentions)" "$puts0")" cont/1e6 \
+		"$(permega "$(value "lockstat-slots1-$c" contentions)" "$puts1")"
+done
+row "lock stat: all lnet locks (base: single lock)" "$(permega "$(lsum 0)" "$puts0")" cont/1e6 \
+	"$(permega "$(lsum 1)" "$puts1")"
 # the link's best raw TCP bandwidth: every iperf3 variant, each way
 tcp_variants="tcp-fwd tcp-fwd-p4 tcp-fwd-z tcp-rev tcp-rev-p4 tcp-rev-z"
 tcpbest=$(for v in $tcp_variants; do value "$v" mbit_per_sec; done | maxof)

@@ -7,7 +7,8 @@
 # pairs lustre-lustre, ours-ours and ours-lustre (mixed) on tcp and o2ib.
 #
 # Rows: brw write and read of 4 KiB and 1 MiB with 1 and 8 in flight, and a
-# ping test with 8 in flight. Each row is one lst batch, run ROUNDS times
+# ping test with 8 in flight (BENCH_ROWS, a regex, keeps only the rows it
+# matches: BENCH_ROWS='ping|1M-x8'). Each row is one lst batch, run ROUNDS times
 # (rounds outermost, so the rounds of a row are spread over the run); each
 # time it runs for 1 s to settle, then `lst stat --count 1 --delay
 # BENCH_SECS clients` measures the client's LNet rates and bandwidth (the
@@ -126,6 +127,14 @@ for rw in write read; do
 done
 rows+=(ping-x8)
 tests+=("--concurrency 8 ping")
+# BENCH_ROWS (an extended regex): only the rows it matches, for quick runs
+if [ -n "${BENCH_ROWS:-}" ]; then
+	for i in "${!rows[@]}"; do
+		[[ ${rows[i]} =~ $BENCH_ROWS ]] || unset 'rows[i]' 'tests[i]'
+	done
+	rows=("${rows[@]}") tests=("${tests[@]}")
+	[ ${#rows[@]} -gt 0 ] || { t_fail "BENCH_ROWS" "'$BENCH_ROWS' matches no row"; t_abort; }
+fi
 
 t_check "$kind console: new_session" node_lst new_session --timeout 600 "bench_$pair" || t_abort
 t_check "$kind console: add_group servers $peer" node_lst add_group servers "$peer" || t_abort
