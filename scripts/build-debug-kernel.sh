@@ -34,6 +34,7 @@ exec 9>"$cache/.kernel.lock"
 flock 9
 
 if [ -f "$out/.done" ]; then
+	touch "$out/.done"	# last use, for the clean-up below
 	log "cached: $out"
 	echo "$out"
 	exit 0
@@ -84,8 +85,14 @@ kmake bzImage modules >&2
 kmake modules_prepare >&2
 log "built in $(( $(date +%s) - start )) s"
 touch "$out/.done"
-# Trees of older fragments are a gigabyte each and never used again.
+# Trees of other fragments are a gigabyte each: drop those unused for two
+# days. Not at once: another checkout (a branch, a worktree) may still be
+# on an older fragment, and removing its tree would make the two rebuild
+# each other's kernels in turn.
 for old in "$cache"/kernel-*; do
-	[ "$old" = "$out" ] || rm -rf "$old"
+	[ "$old" = "$out" ] && continue
+	if [ -z "$(find "$old/.done" -mtime -2 2>/dev/null)" ]; then
+		rm -rf "$old"
+	fi
 done
 echo "$out"
