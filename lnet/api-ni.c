@@ -10,6 +10,8 @@
  * The NI list is read under RCU on the data path; it changes only under
  * api_mutex (which serializes all of this) and net_lock.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/delay.h>
 #include <linux/kmod.h>
 #include <linux/ktime.h>
@@ -331,7 +333,7 @@ static int __lnet_net_add(const struct lnet_net_config *cfg,
 	lnet_net2str(cfg->net_id, name, sizeof(name));
 	lnd = lnet_lnd_get(type);
 	if (!lnd) {
-		pr_err("lnet: no LND for network %s\n", name);
+		pr_err("no LND for network %s\n", name);
 		return -EPROTONOSUPPORT;
 	}
 	for (i = 0; i < n; i++) {
@@ -345,7 +347,7 @@ static int __lnet_net_add(const struct lnet_net_config *cfg,
 			if (ni)
 				lnet_ni_free(ni);
 			module_put(lnd->owner);
-			pr_err("lnet: cannot start network %s%s%s: %d\n",
+			pr_err("cannot start network %s%s%s: %d\n",
 			       name, n > 1 || cfg->n_ifaces ? " on " : "",
 			       cfg->n_ifaces ? cfg->ifaces[i] : "", rc);
 			while (i--)
@@ -524,7 +526,7 @@ static void lnet_shutdown(void)
 	nmd = lnet_md_cleanup();
 	neq = lnet_eq_cleanup();
 	if (nme || nmd || neq)
-		pr_warn("lnet: freed %u MEs, %u MDs and %u EQs left behind at shutdown\n",
+		pr_warn("freed %u MEs, %u MDs and %u EQs left behind at shutdown\n",
 			nme, nmd, neq);
 	WRITE_ONCE(lnet_core.state, LNET_STATE_DOWN);
 }
@@ -545,7 +547,7 @@ static int lnet_mod_config_apply(bool skip_existing)
 	lockdep_assert_held(&lnet_core.api_mutex);
 	rc = lnet_parse_networks(lnet_networks, &nets, err, sizeof(err));
 	if (rc) {
-		pr_err("lnet: networks=\"%s\": %s\n", lnet_networks, err);
+		pr_err("networks=\"%s\": %s\n", lnet_networks, err);
 		return rc;
 	}
 	list_for_each_entry(cfg, &nets, list) {

@@ -11,7 +11,7 @@
  * partition 0, so callers on it still find valid per-CPT state; they only
  * lose NUMA locality.
  */
-#define pr_fmt(fmt) "lnet: " fmt
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cpu.h>
 #include <linux/ctype.h>

@@ -3,6 +3,8 @@
  * /sys/kernel/debug/lnet: stats (global counters), nis, peers, and the CPU
  * partition table.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
 #include <linux/lnet/cpt.h>

@@ -11,6 +11,8 @@
  * each is destroyed: by then every message we were given is finalized and
  * no lnet_parse() for the NI can be running.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/hash.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
@@ -182,10 +184,10 @@ static int kib_startup(struct lnet_ni *ni)
 
 	rc = kib_listen_start(net);
 	if (rc) {
-		pr_err("ko2iblnd: %s: cannot listen: %d\n", net->ifname, rc);
+		pr_err("%s: cannot listen: %d\n", net->ifname, rc);
 		goto fail_listed;
 	}
-	pr_info("ko2iblnd: %s up on %s (%s), queue depth %d\n",
+	pr_info("%s up on %s (%s), queue depth %d\n",
 		lnet_nid2str(lnet_ni_nid(ni), nidstr, sizeof(nidstr)),
 		net->ifname, dev_name(&net->ibdev->dev), net->queue_depth);
 	return 0;
@@ -212,7 +214,7 @@ static void kib_shutdown(struct lnet_ni *ni)
 	while (!wait_event_timeout(kib_data.waitq,
 				   !atomic_read(&net->nconns) &&
 				   !atomic_read(&net->npeers), 10 * HZ)) {
-		pr_info("ko2iblnd: %s: waiting for %d peers, %d connections\n",
+		pr_info("%s: waiting for %d peers, %d connections\n",
 			lnet_nid2str(lnet_ni_nid(ni), nidstr, sizeof(nidstr)),
 			atomic_read(&net->npeers), atomic_read(&net->nconns));
 		kib_net_close_peers(net, -ESHUTDOWN);

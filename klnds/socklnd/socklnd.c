@@ -9,6 +9,8 @@
  * peer is gone: by then each message we were given has been finalized and
  * no lnet_parse() for the NI can be running.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/hash.h>
 #include <linux/kthread.h>
 #include <linux/ktime.h>
@@ -231,7 +233,7 @@ static int ksock_startup(struct lnet_ni *ni)
 	list_add_tail(&net->list, &ksock_data.nets);
 	spin_unlock_bh(&ksock_data.nets_lock);
 
-	pr_info("ksocklnd: %s up on %s (%d bulk connection(s) per direction)\n",
+	pr_info("%s up on %s (%d bulk connection(s) per direction)\n",
 		lnet_nid2str(lnet_ni_nid(ni), nidstr, sizeof(nidstr)),
 		net->ifname, net->conns_per_peer);
 	return 0;
@@ -291,7 +293,7 @@ static void ksock_shutdown(struct lnet_ni *ni)
 				   !atomic_read(&net->nbusy), HZ)) {
 		ksock_net_abort_handshakes(net);
 		if (!(++waited % 10))
-			pr_info("ksocklnd: %s: waiting for %d peers, %d connections, %d handshakes\n",
+			pr_info("%s: waiting for %d peers, %d connections, %d handshakes\n",
 				lnet_nid2str(lnet_ni_nid(ni), nidstr,
 					     sizeof(nidstr)),
 				atomic_read(&net->npeers),

@@ -20,6 +20,8 @@
  *  5. The last reference puts it on the reaper's list, which releases the
  *     socket and frees it.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/kthread.h>
 #include <linux/slab.h>
 #include <net/sock.h>
@@ -221,7 +223,7 @@ static int ksock_conn_register(struct ksock_conn *conn,
 	if (!list_empty(&peer->conns) &&
 	    (peer->incarnation != conn->incarnation ||
 	     peer->proto != conn->proto)) {
-		pr_info_ratelimited("ksocklnd: %s restarted (new incarnation or protocol): closing its connections\n",
+		pr_info_ratelimited("%s restarted (new incarnation or protocol): closing its connections\n",
 				    lnet_nid2str(id.nid, str, sizeof(str)));
 		ksock_peer_close_locked(peer, -ESTALE);
 		rc = -ESTALE;
@@ -364,7 +366,7 @@ void ksock_conn_terminate(struct ksock_conn *conn)
 	kernel_sock_shutdown(conn->sock, SHUT_RDWR);
 	ksock_conn_abort_zc(conn);
 	if (conn->error && conn->error != -ESHUTDOWN)
-		pr_info_ratelimited("ksocklnd: closed connection to %s at %pI4 (type %d): %d\n",
+		pr_info_ratelimited("closed connection to %s at %pI4 (type %d): %d\n",
 				    lnet_nid2str(conn->peer->id.nid, str,
 						 sizeof(str)),
 				    &conn->peer_ip, conn->type, conn->error);
@@ -464,18 +466,18 @@ static void ksock_passive_handshake(struct ksock_connreq *cr)
 		ksock_hello_init(net, &reply, KSOCK_PROTO_V3, LNET_NID_ANY,
 				 KSOCK_CONN_NONE);
 		ksock_send_hello(sock, &reply, timeout);
-		pr_warn_ratelimited("ksocklnd: %pI4: hello of protocol version %u refused\n",
+		pr_warn_ratelimited("%pI4: hello of protocol version %u refused\n",
 				    &peer_ip, h.version);
 		goto out;
 	}
 	if (rc) {
-		pr_warn_ratelimited("ksocklnd: %pI4: bad or missing hello (%d)\n",
+		pr_warn_ratelimited("%pI4: bad or missing hello (%d)\n",
 				    &peer_ip, rc);
 		goto out;
 	}
 	if (h.src_nid == LNET_NID_ANY ||
 	    h.dst_nid != lnet_ni_nid(net->ni)) {
-		pr_warn_ratelimited("ksocklnd: %pI4: hello from %s for %s refused\n",
+		pr_warn_ratelimited("%pI4: hello from %s for %s refused\n",
 				    &peer_ip,
 				    lnet_nid2str(h.src_nid, str, sizeof(str)),
 				    h.dst_nid == lnet_ni_nid(net->ni) ?
@@ -484,7 +486,7 @@ static void ksock_passive_handshake(struct ksock_connreq *cr)
 	}
 	type = ksock_conn_type_inverse(h.type);
 	if (type == KSOCK_CONN_NONE) {
-		pr_warn_ratelimited("ksocklnd: %pI4: hello with connection type %d refused\n",
+		pr_warn_ratelimited("%pI4: hello with connection type %d refused\n",
 				    &peer_ip, h.type);
 		goto out;
 	}
@@ -578,7 +580,7 @@ static int ksock_active_connect(struct ksock_peer *peer, int type)
 		goto fail;
 	rc = ksock_recv_hello(sock, &reply, &flip, timeout);
 	if (rc == -EPROTONOSUPPORT) {
-		pr_warn_ratelimited("ksocklnd: %s answers with protocol version %u, which we do not speak\n",
+		pr_warn_ratelimited("%s answers with protocol version %u, which we do not speak\n",
 				    lnet_nid2str(peer->id.nid, str, sizeof(str)),
 				    reply.version);
 		rc = -EPROTO;
@@ -595,7 +597,7 @@ static int ksock_active_connect(struct ksock_peer *peer, int type)
 	}
 	if (reply.src_nid == LNET_NID_ANY ||
 	    reply.src_nid != peer->id.nid || reply.src_pid != peer->id.pid) {
-		pr_err_ratelimited("ksocklnd: connected to %s but the peer claims to be %u-%s\n",
+		pr_err_ratelimited("connected to %s but the peer claims to be %u-%s\n",
 				   lnet_nid2str(peer->id.nid, str, sizeof(str)),
 				   reply.src_pid,
 				   lnet_nid2str(reply.src_nid, str2, sizeof(str2)));
@@ -608,7 +610,7 @@ static int ksock_active_connect(struct ksock_peer *peer, int type)
 	}
 	if (reply.dst_nid != me ||
 	    reply.type != ksock_conn_type_inverse(type)) {
-		pr_err_ratelimited("ksocklnd: %s: bad hello reply (type %d for %d)\n",
+		pr_err_ratelimited("%s: bad hello reply (type %d for %d)\n",
 				   lnet_nid2str(peer->id.nid, str, sizeof(str)),
 				   reply.type, type);
 		rc = -EPROTO;
@@ -764,7 +766,7 @@ static void ksock_connect_peer(struct ksock_peer *peer)
 	spin_unlock_bh(&net->lock);
 
 	if (rc && rc != -EALREADY && rc != -ESHUTDOWN)
-		pr_info_ratelimited("ksocklnd: cannot connect to %s: %d\n",
+		pr_info_ratelimited("cannot connect to %s: %d\n",
 				    lnet_nid2str(peer->id.nid, str, sizeof(str)),
 				    rc);
 	ksock_txlist_done(&failed, -EHOSTUNREACH);

@@ -8,6 +8,8 @@
  * not verify received ones), zc_recv, round_robin (always round robin),
  * eager_ack, skip_mr_route_setup.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/module.h>
 #include "socklnd.h"
 
@@ -136,16 +138,16 @@ int ksock_modparams_check(void)
 {
 	if (ksock_credits < 1 || ksock_peer_credits < 1 ||
 	    ksock_peer_credits > ksock_credits) {
-		pr_err("ksocklnd: credits=%d peer_credits=%d: need 1 <= peer_credits <= credits\n",
+		pr_err("credits=%d peer_credits=%d: need 1 <= peer_credits <= credits\n",
 		       ksock_credits, ksock_peer_credits);
 		return -EINVAL;
 	}
 	if (ksock_typed_conns != 0 && ksock_typed_conns != 1) {
-		pr_err("ksocklnd: typed_conns must be 0 or 1\n");
+		pr_err("typed_conns must be 0 or 1\n");
 		return -EINVAL;
 	}
 	if (ksock_conns_per_peer < 0 || ksock_conns_per_peer > 127) {
-		pr_err("ksocklnd: conns_per_peer must be 0..127\n");
+		pr_err("conns_per_peer must be 0..127\n");
 		return -EINVAL;
 	}
 	if (ksock_tos > 255)

@@ -14,6 +14,8 @@
  * (sock_timeout), fails messages that waited too long for a connection,
  * sends keepalive NOOPs to quiet peers and retries connections.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/kthread.h>
 #include <linux/slab.h>
 #include <net/sock.h>
@@ -303,7 +305,7 @@ static void ksock_peer_scan_locked(struct ksock_peer *peer, unsigned long now,
 		err = ksock_conn_timed_out(conn, now);
 		if (!err)
 			continue;
-		pr_warn_ratelimited("ksocklnd: connection to %s (type %d) timed out\n",
+		pr_warn_ratelimited("connection to %s (type %d) timed out\n",
 				    lnet_nid2str(peer->id.nid, str, sizeof(str)),
 				    conn->type);
 		ksock_conn_close_locked(conn, err);
@@ -312,7 +314,7 @@ static void ksock_peer_scan_locked(struct ksock_peer *peer, unsigned long now,
 	list_for_each_entry(tx, &peer->zc_reqs, zc_list) {
 		if (READ_ONCE(tx->sent) == tx->nob &&
 		    time_after(now, READ_ONCE(tx->deadline))) {
-			pr_warn_ratelimited("ksocklnd: %s did not ACK a zero-copy send in %d s: closing its connections\n",
+			pr_warn_ratelimited("%s did not ACK a zero-copy send in %d s: closing its connections\n",
 					    lnet_nid2str(peer->id.nid, str,
 							 sizeof(str)),
 					    ksock_timeout());
@@ -329,7 +331,7 @@ static void ksock_peer_scan_locked(struct ksock_peer *peer, unsigned long now,
 	if (keepalive > 0 && !list_empty(&peer->conns) &&
 	    peer->proto == KSOCK_PROTO_V3) {
 		if (time_after(now, last_alive + (keepalive + ksock_timeout()) * HZ)) {
-			pr_warn_ratelimited("ksocklnd: nothing from %s for %d s: closing its connections\n",
+			pr_warn_ratelimited("nothing from %s for %d s: closing its connections\n",
 					    lnet_nid2str(peer->id.nid, str,
 							 sizeof(str)),
 					    keepalive + ksock_timeout());

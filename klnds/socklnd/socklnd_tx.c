@@ -15,6 +15,8 @@
  * request, one for the peer's zc_reqs list; the last reference finalizes
  * the LNet message with the first error seen.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/highmem.h>
 #include <linux/slab.h>
 #include <net/sock.h>
