@@ -13,7 +13,6 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/hash.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -24,17 +23,12 @@ struct kib_data kib_data;
 
 /* ---- peers ---------------------------------------------------------------------- */
 
-static struct hlist_head *kib_peer_bucket(struct kib_net *net, lnet_nid_t nid)
-{
-	return &net->peers[hash_64(nid, KIB_PEER_HASH_BITS)];
-}
-
 struct kib_peer *kib_peer_find_locked(struct kib_net *net, lnet_nid_t nid)
 {
 	struct kib_peer *peer;
 
 	lockdep_assert_held(&net->lock);
-	hlist_for_each_entry(peer, kib_peer_bucket(net, nid), hnode)
+	hash_for_each_possible(net->peers, peer, hnode, nid)
 		if (peer->nid == nid)
 			return peer;
 	return NULL;
@@ -84,7 +78,7 @@ struct kib_peer *kib_peer_find_or_create(struct kib_net *net, lnet_nid_t nid,
 	spin_lock_bh(&net->lock);
 	peer = kib_peer_find_locked(net, nid);
 	if (!peer && !net->shutdown && !net->dev_removed) {
-		hlist_add_head(&new->hnode, kib_peer_bucket(net, nid));
+		hash_add(net->peers, &new->hnode, nid);
 		peer = new;
 		new = NULL;
 	}
@@ -103,7 +97,7 @@ void kib_peer_unhash_locked(struct kib_peer *peer)
 	if (peer->unhashed)
 		return;
 	WARN_ON_ONCE(!list_empty(&peer->tx_queue));
-	hlist_del(&peer->hnode);
+	hash_del(&peer->hnode);
 	peer->unhashed = true;
 	kib_peer_put(peer);
 }
@@ -141,7 +135,7 @@ static int kib_startup(struct lnet_ni *ni)
 	char nidstr[LNET_NIDSTR_SIZE];
 	const char *iface = lnet_ni_iface(ni);
 	struct kib_net *net;
-	int i, rc;
+	int rc;
 
 	net = kzalloc(sizeof(*net), GFP_KERNEL);
 	if (!net)
@@ -150,8 +144,7 @@ static int kib_startup(struct lnet_ni *ni)
 	spin_lock_init(&net->lock);
 	spin_lock_init(&net->pool_lock);
 	INIT_LIST_HEAD(&net->free_txs);
-	for (i = 0; i < ARRAY_SIZE(net->peers); i++)
-		INIT_HLIST_HEAD(&net->peers[i]);
+	hash_init(net->peers);
 	atomic_set(&net->npeers, 0);
 	atomic_set(&net->nconns, 0);
 	/* section 2.1: microseconds since the epoch when the NI started */

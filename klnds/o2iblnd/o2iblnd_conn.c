@@ -931,18 +931,15 @@ void kib_net_close_peers(struct kib_net *net, int error)
 	int b;
 
 	spin_lock_bh(&net->lock);
-	for (b = 0; b < ARRAY_SIZE(net->peers); b++) {
-		hlist_for_each_entry_safe(peer, tmp, &net->peers[b], hnode) {
-			list_for_each_entry_safe(conn, ctmp, &peer->conns, list)
-				kib_conn_close_locked(conn, error);
-			list_for_each_entry_safe(conn, ctmp, &peer->passive,
-						 list)
-				kib_conn_close_locked(conn, error);
-			if (peer->connecting)
-				kib_conn_close_locked(peer->connecting, error);
-			list_splice_tail_init(&peer->tx_queue, &failed);
-			kib_peer_unhash_locked(peer);
-		}
+	hash_for_each_safe(net->peers, b, tmp, peer, hnode) {
+		list_for_each_entry_safe(conn, ctmp, &peer->conns, list)
+			kib_conn_close_locked(conn, error);
+		list_for_each_entry_safe(conn, ctmp, &peer->passive, list)
+			kib_conn_close_locked(conn, error);
+		if (peer->connecting)
+			kib_conn_close_locked(peer->connecting, error);
+		list_splice_tail_init(&peer->tx_queue, &failed);
+		kib_peer_unhash_locked(peer);
 	}
 	spin_unlock_bh(&net->lock);
 	kib_txlist_done(&failed, error);
@@ -1136,10 +1133,8 @@ void kib_reaper(struct work_struct *work)
 	spin_lock_bh(&kib_data.nets_lock);
 	list_for_each_entry(net, &kib_data.nets, list) {
 		spin_lock(&net->lock);
-		for (b = 0; b < ARRAY_SIZE(net->peers); b++)
-			hlist_for_each_entry_safe(peer, tmp, &net->peers[b],
-						  hnode)
-				kib_reap_peer_locked(peer, &r);
+		hash_for_each_safe(net->peers, b, tmp, peer, hnode)
+			kib_reap_peer_locked(peer, &r);
 		spin_unlock(&net->lock);
 	}
 	spin_unlock_bh(&kib_data.nets_lock);

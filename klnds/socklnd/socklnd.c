@@ -11,7 +11,6 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/hash.h>
 #include <linux/kthread.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
@@ -25,11 +24,9 @@ struct ksock_data ksock_data;
 
 /* ---- peers ---------------------------------------------------------------------- */
 
-static struct hlist_head *ksock_peer_bucket(struct ksock_net *net,
-					    struct lnet_process_id id)
+static u64 ksock_peer_key(struct lnet_process_id id)
 {
-	return &net->peers[hash_64(id.nid ^ ((u64)id.pid << 32),
-				   KSOCK_PEER_HASH_BITS)];
+	return id.nid ^ ((u64)id.pid << 32);
 }
 
 struct ksock_peer *ksock_peer_find_locked(struct ksock_net *net,
@@ -38,7 +35,7 @@ struct ksock_peer *ksock_peer_find_locked(struct ksock_net *net,
 	struct ksock_peer *peer;
 
 	lockdep_assert_held(&net->lock);
-	hlist_for_each_entry(peer, ksock_peer_bucket(net, id), hnode)
+	hash_for_each_possible(net->peers, peer, hnode, ksock_peer_key(id))
 		if (peer->id.nid == id.nid && peer->id.pid == id.pid)
 			return peer;
 	return NULL;
@@ -92,7 +89,7 @@ struct ksock_peer *ksock_peer_find_or_create(struct ksock_net *net,
 	spin_lock_bh(&net->lock);
 	peer = ksock_peer_find_locked(net, id);
 	if (!peer && !net->shutdown) {
-		hlist_add_head(&new->hnode, ksock_peer_bucket(net, id));
+		hash_add(net->peers, &new->hnode, ksock_peer_key(id));
 		peer = new;
 		new = NULL;
 	}
@@ -190,15 +187,14 @@ static int ksock_startup(struct lnet_ni *ni)
 {
 	char nidstr[LNET_NIDSTR_SIZE];
 	struct ksock_net *net;
-	int i, rc;
+	int rc;
 
 	net = kzalloc(sizeof(*net), GFP_KERNEL);
 	if (!net)
 		return -ENOMEM;
 	net->ni = ni;
 	spin_lock_init(&net->lock);
-	for (i = 0; i < ARRAY_SIZE(net->peers); i++)
-		INIT_HLIST_HEAD(&net->peers[i]);
+	hash_init(net->peers);
 	mutex_init(&net->sock_mutex);
 	INIT_LIST_HEAD(&net->socks);
 	atomic_set(&net->npeers, 0);
@@ -258,15 +254,13 @@ static void ksock_net_close_all(struct ksock_net *net)
 
 	spin_lock_bh(&net->lock);
 	net->shutdown = true;
-	for (b = 0; b < ARRAY_SIZE(net->peers); b++) {
-		hlist_for_each_entry_safe(peer, tmp, &net->peers[b], hnode) {
-			ksock_peer_close_locked(peer, -ESHUTDOWN);
-			list_splice_tail_init(&peer->tx_queue, &zombies);
-			hlist_del(&peer->hnode);
-			peer->unhashed = true;
-			/* the table's reference; connd jobs hold their own */
-			ksock_peer_put(peer);
-		}
+	hash_for_each_safe(net->peers, b, tmp, peer, hnode) {
+		ksock_peer_close_locked(peer, -ESHUTDOWN);
+		list_splice_tail_init(&peer->tx_queue, &zombies);
+		hash_del(&peer->hnode);
+		peer->unhashed = true;
+		/* the table's reference; connd jobs hold their own */
+		ksock_peer_put(peer);
 	}
 	spin_unlock_bh(&net->lock);
 	ksock_txlist_done(&zombies, -ESHUTDOWN);
@@ -319,12 +313,9 @@ static void ksock_notify_peer_down(lnet_nid_t nid)
 	spin_lock_bh(&ksock_data.nets_lock);
 	list_for_each_entry(net, &ksock_data.nets, list) {
 		spin_lock(&net->lock);
-		for (b = 0; b < ARRAY_SIZE(net->peers); b++)
-			hlist_for_each_entry_safe(peer, tmp, &net->peers[b],
-						  hnode)
-				if (peer->id.nid == nid)
-					ksock_peer_close_locked(peer,
-								-EHOSTDOWN);
+		hash_for_each_safe(net->peers, b, tmp, peer, hnode)
+			if (peer->id.nid == nid)
+				ksock_peer_close_locked(peer, -EHOSTDOWN);
 		spin_unlock(&net->lock);
 	}
 	spin_unlock_bh(&ksock_data.nets_lock);

@@ -41,6 +41,7 @@
 #define _KSOCKLND_H
 
 #include <linux/atomic.h>
+#include <linux/hashtable.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/net.h>
@@ -180,7 +181,7 @@ struct ksock_net {
 	int			conns_per_peer;
 
 	spinlock_t		lock;
-	struct hlist_head	peers[1 << KSOCK_PEER_HASH_BITS];
+	DECLARE_HASHTABLE(peers, KSOCK_PEER_HASH_BITS);
 	bool			shutdown;
 
 	/* sockets in a handshake, so shutdown can abort them */

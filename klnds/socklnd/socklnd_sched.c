@@ -361,9 +361,8 @@ static void ksock_reaper_scan(void)
 	spin_lock_bh(&ksock_data.nets_lock);
 	list_for_each_entry(net, &ksock_data.nets, list) {
 		spin_lock(&net->lock);
-		for (b = 0; b < ARRAY_SIZE(net->peers); b++)
-			hlist_for_each_entry(peer, &net->peers[b], hnode)
-				ksock_peer_scan_locked(peer, now, &expired);
+		hash_for_each(net->peers, b, peer, hnode)
+			ksock_peer_scan_locked(peer, now, &expired);
 		spin_unlock(&net->lock);
 	}
 	spin_unlock_bh(&ksock_data.nets_lock);
