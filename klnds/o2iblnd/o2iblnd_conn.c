@@ -126,6 +126,10 @@ static void kib_conn_unmap_rxs(struct kib_conn *conn)
 	}
 }
 
+/*
+ * conn->lock makes the caller's look at conn->state and the posting one
+ * step, so nothing is posted once a close has begun draining the QP.
+ */
 static int kib_post_rx_locked(struct kib_rx *rx)
 {
 	struct kib_conn *conn = rx->conn;
@@ -140,6 +144,7 @@ static int kib_post_rx_locked(struct kib_rx *rx)
 		.num_sge	= 1,
 	};
 
+	lockdep_assert_held(&conn->lock);
 	ib_dma_sync_single_for_device(conn->net->ibdev, rx->dma, KIB_MSG_SIZE,
 				      DMA_FROM_DEVICE);
 	return ib_post_recv(conn->qp, &wr, NULL);
@@ -248,7 +253,9 @@ static int kib_conn_setup_qp(struct kib_conn *conn)
 			rx->dma = 0;
 			return -ENOMEM;
 		}
+		spin_lock_bh(&conn->lock);
 		rc = kib_post_rx_locked(rx);
+		spin_unlock_bh(&conn->lock);
 		if (rc)
 			return rc;
 	}

@@ -655,6 +655,7 @@ void kib_check_sends(struct kib_conn *conn)
 
 static bool kib_tx_idle_locked(struct kib_tx *tx)
 {
+	lockdep_assert_held(&tx->conn->lock);
 	if (tx->sending || tx->waiting)
 		return false;
 	list_del_init(&tx->list);

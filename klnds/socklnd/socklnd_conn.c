@@ -671,6 +671,7 @@ int ksock_next_conn_type_locked(struct ksock_peer *peer)
 
 static bool ksock_peer_has_each_type_locked(struct ksock_peer *peer)
 {
+	lockdep_assert_held(&peer->net->lock);
 	if (!ksock_typed_conns)
 		return peer->nconns[KSOCK_CONN_ANY];
 	return peer->nconns[KSOCK_CONN_CONTROL] &&
