@@ -48,7 +48,7 @@ static struct ksock_peer *ksock_peer_alloc(struct ksock_net *net,
 
 	if (!peer)
 		return NULL;
-	refcount_set(&peer->refs, 1);		/* the table's */
+	kref_init(&peer->kref);			/* the table's */
 	peer->net = net;
 	peer->id = id;
 	peer->ip = htonl(LNET_NIDADDR(id.nid));
@@ -101,12 +101,11 @@ struct ksock_peer *ksock_peer_find_or_create(struct ksock_net *net,
 	return peer;
 }
 
-void ksock_peer_put(struct ksock_peer *peer)
+void ksock_peer_release(struct kref *kref)
 {
+	struct ksock_peer *peer = container_of(kref, struct ksock_peer, kref);
 	struct ksock_net *net = peer->net;
 
-	if (!refcount_dec_and_test(&peer->refs))
-		return;
 	WARN_ON_ONCE(!list_empty(&peer->conns));
 	WARN_ON_ONCE(!list_empty(&peer->tx_queue));
 	WARN_ON_ONCE(!list_empty(&peer->zc_reqs));

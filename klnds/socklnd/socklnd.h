@@ -42,10 +42,10 @@
 
 #include <linux/atomic.h>
 #include <linux/hashtable.h>
+#include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/net.h>
-#include <linux/refcount.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/uio.h>
@@ -195,7 +195,7 @@ struct ksock_net {
 
 struct ksock_peer {
 	struct hlist_node	hnode;		/* net->peers */
-	refcount_t		refs;
+	struct kref		kref;
 	struct ksock_net	*net;
 	struct lnet_process_id	id;
 	__be32			ip;
@@ -231,7 +231,7 @@ enum ksock_rx_state {
 };
 
 struct ksock_conn {
-	refcount_t		refs;
+	struct kref		kref;
 	struct ksock_net	*net;
 	struct ksock_peer	*peer;		/* reference held */
 	struct socket		*sock;
@@ -298,7 +298,7 @@ enum ksock_tx_kind {
 struct ksock_tx {
 	struct list_head	list;		/* conn or peer tx_queue */
 	struct list_head	zc_list;	/* peer->zc_reqs */
-	refcount_t		refs;		/* 2 while a ZC request */
+	struct kref		kref;		/* 2 while a ZC request */
 	enum ksock_tx_kind	kind;
 	struct lnet_msg		*msg;		/* NULL for a NOOP */
 	struct ksock_conn	*conn;		/* queued on (no reference) */
@@ -366,10 +366,16 @@ struct ksock_peer *ksock_peer_find_locked(struct ksock_net *net,
 struct ksock_peer *ksock_peer_find_or_create(struct ksock_net *net,
 					     struct lnet_process_id id,
 					     gfp_t gfp);
-void ksock_peer_put(struct ksock_peer *peer);
+void ksock_peer_release(struct kref *kref);
+
 static inline void ksock_peer_get(struct ksock_peer *peer)
 {
-	refcount_inc(&peer->refs);
+	kref_get(&peer->kref);
+}
+
+static inline void ksock_peer_put(struct ksock_peer *peer)
+{
+	kref_put(&peer->kref, ksock_peer_release);
 }
 
 /* socklnd_proto.c */
@@ -399,10 +405,16 @@ int ksock_next_conn_type_locked(struct ksock_peer *peer);
 void ksock_conn_close_locked(struct ksock_conn *conn, int error);
 void ksock_peer_close_locked(struct ksock_peer *peer, int error);
 void ksock_conn_close(struct ksock_conn *conn, int error);
-void ksock_conn_put(struct ksock_conn *conn);
+void ksock_conn_release(struct kref *kref);
+
 static inline void ksock_conn_get(struct ksock_conn *conn)
 {
-	refcount_inc(&conn->refs);
+	kref_get(&conn->kref);
+}
+
+static inline void ksock_conn_put(struct ksock_conn *conn)
+{
+	kref_put(&conn->kref, ksock_conn_release);
 }
 void ksock_conn_destroy(struct ksock_conn *conn);
 void ksock_conn_terminate(struct ksock_conn *conn);

@@ -154,7 +154,7 @@ static struct ksock_conn *ksock_conn_alloc(struct ksock_net *net,
 
 	if (!conn)
 		return NULL;
-	refcount_set(&conn->refs, 1);		/* the creator's */
+	kref_init(&conn->kref);			/* the creator's */
 	conn->net = net;
 	conn->sock = sock;
 	conn->type = type;
@@ -239,7 +239,7 @@ static int ksock_conn_register(struct ksock_conn *conn,
 
 	conn->peer = peer;		/* our find reference is the conn's now */
 	peer = NULL;
-	refcount_inc(&conn->refs);	/* the peer list's */
+	ksock_conn_get(conn);		/* the peer list's */
 	atomic_inc(&net->nconns);
 	list_add_tail(&conn->peer_list, &conn->peer->conns);
 	conn->peer->nconns[conn->type]++;
@@ -372,12 +372,12 @@ void ksock_conn_terminate(struct ksock_conn *conn)
 				    &conn->peer_ip, conn->type, conn->error);
 }
 
-void ksock_conn_put(struct ksock_conn *conn)
+/* The last reference: the reaper frees @conn (ksock_conn_destroy()). */
+void ksock_conn_release(struct kref *kref)
 {
+	struct ksock_conn *conn = container_of(kref, struct ksock_conn, kref);
 	unsigned long flags;
 
-	if (!refcount_dec_and_test(&conn->refs))
-		return;
 	spin_lock_irqsave(&ksock_data.reaper_lock, flags);
 	list_add_tail(&conn->zombie_list, &ksock_data.zombies);
 	spin_unlock_irqrestore(&ksock_data.reaper_lock, flags);
