@@ -200,7 +200,7 @@ static struct lnet_ni *lnet_ni_alloc(struct lnet_lnd *lnd, u32 net_id,
 
 	if (!ni)
 		return NULL;
-	ni->stats = alloc_percpu(struct lnet_ni_stats);
+	ni->stats = lnet_ni_stats_alloc();
 	if (!ni->stats)
 		goto fail_free;
 	if (percpu_ref_init(&ni->ref, lnet_ni_ref_release, 0, GFP_KERNEL))

@@ -76,7 +76,7 @@ static int __init lnet_init(void)
 	if (rc)
 		goto fail_srcu;
 	rc = -ENOMEM;
-	lnet_core.counters = alloc_percpu(struct lnet_counters);
+	lnet_core.counters = lnet_counters_alloc();
 	if (!lnet_core.counters)
 		goto fail_msg_count;
 	rc = lnet_msg_cache_init();

@@ -40,6 +40,7 @@
 #include <linux/spinlock.h>
 #include <linux/srcu.h>
 #include <linux/types.h>
+#include <linux/u64_stats_sync.h>
 #include <linux/uio.h>
 #include <linux/wait.h>
 #include <linux/lnet/api.h>
@@ -238,13 +239,15 @@ enum lnet_ni_state {
 	LNET_NI_STATE_DOWN,
 };
 
+/* per CPU; lnet_ni_stat_add() counts, lnet_ni_stats_sum() reads (stats.c) */
 struct lnet_ni_stats {
-	u64	send_count;
-	u64	send_length;
-	u64	recv_count;
-	u64	recv_length;
-	u64	drop_count;
-	u64	drop_length;
+	u64			send_count;
+	u64			send_length;
+	u64			recv_count;
+	u64			recv_length;
+	u64			drop_count;
+	u64			drop_length;
+	struct u64_stats_sync	syncp;
 };
 
 /* Per-NI tunables; 0 picks the module parameter's value. */
@@ -335,14 +338,16 @@ struct lnet_msg {
 
 /* ---- the instance --------------------------------------------------------- */
 
+/* per CPU; lnet_counter_add() counts, lnet_counters_sum() reads (stats.c) */
 struct lnet_counters {
-	u64	send_count;
-	u64	send_length;
-	u64	recv_count;
-	u64	recv_length;
-	u64	drop_count;
-	u64	drop_length;
-	u64	errors;
+	u64			send_count;
+	u64			send_length;
+	u64			recv_count;
+	u64			recv_length;
+	u64			drop_count;
+	u64			drop_length;
+	u64			errors;
+	struct u64_stats_sync	syncp;
 };
 
 enum lnet_state {
