@@ -3,15 +3,15 @@
  * ksocklnd: module load and unload, the LND operations, NI startup and
  * shutdown, and the per-NI peer table.
  *
- * The threads (schedulers, connds, reaper) run while at least one NI of
- * ours is up. Shutting an NI down closes every connection of it (aborting
+ * The scheduler threads and the reaper's timer run while at least one NI
+ * of ours is up; the workqueues (handshakes, reaper) live as long as the
+ * module. Shutting an NI down closes every connection of it (aborting
  * handshakes in progress), waits until the reaper freed them and every
  * peer is gone: by then each message we were given has been finalized and
  * no lnet_parse() for the NI can be running.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/kthread.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -56,7 +56,7 @@ static struct ksock_peer *ksock_peer_alloc(struct ksock_net *net,
 	INIT_LIST_HEAD(&peer->conns);
 	INIT_LIST_HEAD(&peer->tx_queue);
 	INIT_LIST_HEAD(&peer->zc_reqs);
-	INIT_LIST_HEAD(&peer->connd_list);
+	INIT_WORK(&peer->connd_work, ksock_connd_peer_work);
 	peer->zc_cookie = KSOCK_KEEPALIVE_PING;
 	peer->last_alive = jiffies;
 	peer->last_keepalive = jiffies;
@@ -117,67 +117,28 @@ void ksock_peer_release(struct kref *kref)
 
 /* ---- threads ------------------------------------------------------------------- */
 
+/*
+ * The last NI is down: no handshake is queued or running (shutdown waited
+ * for every net's nbusy) and every connection is freed, so only the
+ * reaper's own timer is left to stop.
+ */
 static void ksock_threads_stop(void)
 {
-	int i;
-
-	if (ksock_data.reaper) {
-		WRITE_ONCE(ksock_data.reaper_stop, true);
-		wake_up_all(&ksock_data.reaper_waitq);
-		kthread_stop(ksock_data.reaper);
-		ksock_data.reaper = NULL;
-	}
-	if (ksock_data.connds) {
-		WRITE_ONCE(ksock_data.connd_stop, true);
-		wake_up_all(&ksock_data.connd_waitq);
-		for (i = 0; i < ksock_data.nconnds; i++)
-			if (ksock_data.connds[i])
-				kthread_stop(ksock_data.connds[i]);
-		kfree(ksock_data.connds);
-		ksock_data.connds = NULL;
-		ksock_data.nconnds = 0;
-	}
+	cancel_delayed_work_sync(&ksock_data.reaper);
+	flush_workqueue(ksock_data.reaper_wq);
+	flush_workqueue(ksock_data.connd_wq);
 	ksock_scheds_stop();
 }
 
 static int ksock_threads_start(void)
 {
-	struct task_struct *task;
-	int i, rc;
+	int rc;
 
 	rc = ksock_scheds_start();
 	if (rc)
 		return rc;
-
-	ksock_data.connd_stop = false;
-	ksock_data.connds = kcalloc(ksock_nconnds, sizeof(*ksock_data.connds),
-				    GFP_KERNEL);
-	if (!ksock_data.connds) {
-		rc = -ENOMEM;
-		goto fail;
-	}
-	ksock_data.nconnds = ksock_nconnds;
-	for (i = 0; i < ksock_nconnds; i++) {
-		task = kthread_run(ksock_connd, NULL, "socknal_cd%02d", i);
-		if (IS_ERR(task)) {
-			rc = PTR_ERR(task);
-			goto fail;
-		}
-		ksock_data.connds[i] = task;
-	}
-
-	ksock_data.reaper_stop = false;
-	task = kthread_run(ksock_reaper, NULL, "socknal_reaper");
-	if (IS_ERR(task)) {
-		rc = PTR_ERR(task);
-		goto fail;
-	}
-	ksock_data.reaper = task;
+	queue_delayed_work(ksock_data.reaper_wq, &ksock_data.reaper, HZ);
 	return 0;
-
-fail:
-	ksock_threads_stop();
-	return rc;
 }
 
 /* ---- NI startup and shutdown ------------------------------------------------------ */
@@ -341,22 +302,43 @@ static int __init ksock_module_init(void)
 	mutex_init(&ksock_data.mutex);
 	spin_lock_init(&ksock_data.nets_lock);
 	INIT_LIST_HEAD(&ksock_data.nets);
-	spin_lock_init(&ksock_data.connd_lock);
-	INIT_LIST_HEAD(&ksock_data.connd_peers);
-	INIT_LIST_HEAD(&ksock_data.connd_reqs);
-	init_waitqueue_head(&ksock_data.connd_waitq);
 	spin_lock_init(&ksock_data.reaper_lock);
 	INIT_LIST_HEAD(&ksock_data.zombies);
-	init_waitqueue_head(&ksock_data.reaper_waitq);
+	INIT_WORK(&ksock_data.zombie_work, ksock_reap_zombies);
+	INIT_DELAYED_WORK(&ksock_data.reaper, ksock_reaper);
 	init_waitqueue_head(&ksock_data.shutdown_waitq);
 
-	return lnet_register_lnd(&ksock_lnd);
+	/* handshakes may be on the way of memory reclaim (Lustre writeback) */
+	ksock_data.connd_wq = alloc_workqueue("ksocklnd_connd",
+					      WQ_UNBOUND | WQ_MEM_RECLAIM,
+					      ksock_nconnds);
+	if (!ksock_data.connd_wq)
+		return -ENOMEM;
+	ksock_data.reaper_wq = alloc_ordered_workqueue("ksocklnd_reaper",
+						       WQ_MEM_RECLAIM);
+	if (!ksock_data.reaper_wq) {
+		rc = -ENOMEM;
+		goto fail_connd_wq;
+	}
+
+	rc = lnet_register_lnd(&ksock_lnd);
+	if (rc)
+		goto fail_reaper_wq;
+	return 0;
+
+fail_reaper_wq:
+	destroy_workqueue(ksock_data.reaper_wq);
+fail_connd_wq:
+	destroy_workqueue(ksock_data.connd_wq);
+	return rc;
 }
 
 static void __exit ksock_module_exit(void)
 {
 	/* no NI of ours can exist: each holds a reference on this module */
 	lnet_unregister_lnd(&ksock_lnd);
+	destroy_workqueue(ksock_data.reaper_wq);
+	destroy_workqueue(ksock_data.connd_wq);
 }
 
 module_init(ksock_module_init);

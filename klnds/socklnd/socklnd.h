@@ -13,9 +13,10 @@
  *   ksock_sched	one scheduler thread: receives and transmits for its
  *		connections, bound to a CPU partition
  *
- * Threads: the schedulers (nscheds per CPT), the connection daemons
- * (nconnds: active connects and passive handshakes, which block), and one
- * reaper (timeouts, keepalives, reconnects, freeing closed connections).
+ * Threads: the schedulers (nscheds per CPT). Work items: the handshakes
+ * (active connects and passive hellos, which block) on connd_wq, at most
+ * nconnds at once; the reaper (timeouts, keepalives, reconnects, freeing
+ * closed connections) on the ordered reaper_wq.
  *
  * Lock order (outer first); every lock is taken with BH disabled, since
  * the socket callbacks run in softirq context:
@@ -28,7 +29,6 @@
  *         sched->lock		the scheduler's queues; each of its
  *				connections' tx queue and rx/tx flags, and the
  *				rx hand-off with lnet_parse()/recv()
- *   ksock_data.connd_lock	connd work queues (a leaf)
  *   ksock_data.reaper_lock	closed connections awaiting free (a leaf,
  *				taken with IRQs saved: any context)
  *   net->sock_mutex		handshakes in progress (a mutex; no spinlock
@@ -50,6 +50,7 @@
 #include <linux/types.h>
 #include <linux/uio.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 #include <linux/lnet/lnd.h>
 
 /* ---- wire (socklnd-wire.md) ------------------------------------------------- */
@@ -218,7 +219,7 @@ struct ksock_peer {
 	unsigned long		last_alive;	/* jiffies of last rx */
 	unsigned long		last_keepalive;
 
-	struct list_head	connd_list;	/* ksock_data.connd_peers */
+	struct work_struct	connd_work;	/* while @connecting */
 };
 
 enum ksock_rx_state {
@@ -327,19 +328,15 @@ struct ksock_data {
 	struct ksock_sched	*scheds;
 	int			nscheds;
 
-	spinlock_t		connd_lock;
-	struct list_head	connd_peers;	/* peers to connect */
-	struct list_head	connd_reqs;	/* accepted sockets */
-	wait_queue_head_t	connd_waitq;
-	struct task_struct	**connds;
-	int			nconnds;
-	bool			connd_stop;
+	/* handshakes (peer->connd_work, connreq->work); max_active nconnds */
+	struct workqueue_struct	*connd_wq;
 
+	/* ordered: zombie_work and the reaper never run at once */
+	struct workqueue_struct	*reaper_wq;
 	spinlock_t		reaper_lock;
 	struct list_head	zombies;	/* conns at refcount 0 */
-	wait_queue_head_t	reaper_waitq;
-	struct task_struct	*reaper;
-	bool			reaper_stop;
+	struct work_struct	zombie_work;
+	struct delayed_work	reaper;		/* once a second */
 
 	/* NI shutdown waits here for its peers, conns and connd jobs */
 	wait_queue_head_t	shutdown_waitq;
@@ -349,7 +346,7 @@ extern struct ksock_data ksock_data;
 
 /* a socket accepted for one of our NIs, waiting for a connd */
 struct ksock_connreq {
-	struct list_head	list;
+	struct work_struct	work;		/* on ksock_data.connd_wq */
 	struct ksock_net	*net;
 	struct socket		*sock;
 };
@@ -399,7 +396,7 @@ void ksock_dump_hello_bytes(const char *what, const void *buf, size_t len);
 
 /* socklnd_conn.c */
 int ksock_accept(struct lnet_ni *ni, struct socket *sock);
-int ksock_connd(void *arg);
+void ksock_connd_peer_work(struct work_struct *work);
 void ksock_peer_maybe_connect_locked(struct ksock_peer *peer);
 int ksock_next_conn_type_locked(struct ksock_peer *peer);
 void ksock_conn_close_locked(struct ksock_conn *conn, int error);
@@ -456,7 +453,8 @@ struct ksock_sched *ksock_sched_pick(lnet_nid_t nid);
 void ksock_sched_release(struct ksock_sched *sched);
 void ksock_conn_schedule_rx_locked(struct ksock_conn *conn);
 void ksock_conn_schedule_tx_locked(struct ksock_conn *conn);
-int ksock_reaper(void *arg);
+void ksock_reaper(struct work_struct *work);
+void ksock_reap_zombies(struct work_struct *work);
 
 /* socklnd_lib.c */
 int ksock_socket_setup(struct socket *sock);

@@ -2,10 +2,10 @@
 /*
  * Connections: the handshakes (socklnd-wire.md 3.5), registration with
  * their peer (races, duplicates, incarnations: section 7), start, close
- * and destruction; and the connection daemons that run the handshakes.
+ * and destruction; and the connd work items that run the handshakes.
  *
  * Life of a connection
- *  1. A connd completes a handshake on a bare socket: actively (connect
+ *  1. A connd work item completes a handshake on a bare socket: actively (connect
  *     through lnet_connect(), our hello, the peer's reply) or passively
  *     (a socket from the acceptor: the peer's hello, then our reply).
  *  2. ksock_conn_register() adds it to its peer under net->lock, after
@@ -22,7 +22,6 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/kthread.h>
 #include <linux/slab.h>
 #include <net/sock.h>
 #include <linux/lnet/acceptor.h>
@@ -381,7 +380,7 @@ void ksock_conn_release(struct kref *kref)
 	spin_lock_irqsave(&ksock_data.reaper_lock, flags);
 	list_add_tail(&conn->zombie_list, &ksock_data.zombies);
 	spin_unlock_irqrestore(&ksock_data.reaper_lock, flags);
-	wake_up(&ksock_data.reaper_waitq);
+	queue_work(ksock_data.reaper_wq, &ksock_data.zombie_work);
 }
 
 /* The reaper frees a connection nobody refers to any more. */
@@ -403,41 +402,10 @@ void ksock_conn_destroy(struct ksock_conn *conn)
 
 /* ---- the passive side ------------------------------------------------------------- */
 
-/**
- * ksock_accept() - the acceptor hands us a socket for @ni
- * @ni: the NI the connection request named
- * @sock: the socket, with the request read
- *
- * The handshake blocks, so a connd does it.
- * Return: 0 (the socket is ours), -ENOMEM or -ESHUTDOWN.
- */
-int ksock_accept(struct lnet_ni *ni, struct socket *sock)
+static void ksock_passive_handshake(struct work_struct *work)
 {
-	struct ksock_net *net = lnet_ni_data(ni);
-	struct ksock_connreq *cr = kzalloc(sizeof(*cr), GFP_NOFS);
-
-	if (!cr)
-		return -ENOMEM;
-	spin_lock_bh(&net->lock);
-	if (net->shutdown) {
-		spin_unlock_bh(&net->lock);
-		kfree(cr);
-		return -ESHUTDOWN;
-	}
-	atomic_inc(&net->nbusy);
-	spin_unlock_bh(&net->lock);
-
-	cr->net = net;
-	cr->sock = sock;
-	spin_lock_bh(&ksock_data.connd_lock);
-	list_add_tail(&cr->list, &ksock_data.connd_reqs);
-	spin_unlock_bh(&ksock_data.connd_lock);
-	wake_up(&ksock_data.connd_waitq);
-	return 0;
-}
-
-static void ksock_passive_handshake(struct ksock_connreq *cr)
-{
+	struct ksock_connreq *cr = container_of(work, struct ksock_connreq,
+						work);
 	struct ksock_net *net = cr->net;
 	struct socket *sock = cr->sock;
 	int timeout = lnet_acceptor_timeout();
@@ -536,6 +504,37 @@ out:
 	sock_release(sock);
 out_unbusy:
 	ksock_net_unbusy(net);
+}
+
+/**
+ * ksock_accept() - the acceptor hands us a socket for @ni
+ * @ni: the NI the connection request named
+ * @sock: the socket, with the request read
+ *
+ * The handshake blocks, so it runs as a work item on connd_wq.
+ * Return: 0 (the socket is ours), -ENOMEM or -ESHUTDOWN.
+ */
+int ksock_accept(struct lnet_ni *ni, struct socket *sock)
+{
+	struct ksock_net *net = lnet_ni_data(ni);
+	struct ksock_connreq *cr = kzalloc(sizeof(*cr), GFP_NOFS);
+
+	if (!cr)
+		return -ENOMEM;
+	spin_lock_bh(&net->lock);
+	if (net->shutdown) {
+		spin_unlock_bh(&net->lock);
+		kfree(cr);
+		return -ESHUTDOWN;
+	}
+	atomic_inc(&net->nbusy);
+	spin_unlock_bh(&net->lock);
+
+	cr->net = net;
+	cr->sock = sock;
+	INIT_WORK(&cr->work, ksock_passive_handshake);
+	queue_work(ksock_data.connd_wq, &cr->work);
+	return 0;
 }
 
 /* ---- the active side -------------------------------------------------------------- */
@@ -679,7 +678,7 @@ static bool ksock_peer_has_each_type_locked(struct ksock_peer *peer)
 	       peer->nconns[KSOCK_CONN_BULK_OUT];
 }
 
-/* Queue @peer for a connd. Context: net->lock held. */
+/* Queue @peer's connect work. Context: net->lock held. */
 static void ksock_connd_queue_peer_locked(struct ksock_peer *peer)
 {
 	lockdep_assert_held(&peer->net->lock);
@@ -688,10 +687,7 @@ static void ksock_connd_queue_peer_locked(struct ksock_peer *peer)
 	peer->connecting = true;
 	ksock_peer_get(peer);
 	atomic_inc(&peer->net->nbusy);
-	spin_lock(&ksock_data.connd_lock);
-	list_add_tail(&peer->connd_list, &ksock_data.connd_peers);
-	spin_unlock(&ksock_data.connd_lock);
-	wake_up(&ksock_data.connd_waitq);
+	queue_work(ksock_data.connd_wq, &peer->connd_work);
 }
 
 /* Connect if @peer misses connections and is not backing off. */
@@ -710,9 +706,14 @@ void ksock_peer_maybe_connect_locked(struct ksock_peer *peer)
 	ksock_connd_queue_peer_locked(peer);
 }
 
-/* A connd's job: open the connections @peer misses. */
-static void ksock_connect_peer(struct ksock_peer *peer)
+/*
+ * Open the connections @peer misses. The work holds a peer reference,
+ * dropped at the end: the peer (and this work item) may be freed then.
+ */
+void ksock_connd_peer_work(struct work_struct *work)
 {
+	struct ksock_peer *peer = container_of(work, struct ksock_peer,
+					       connd_work);
 	struct ksock_net *net = peer->net;
 	char str[LNET_NIDSTR_SIZE];
 	int type, rc = 0, again = 0;
@@ -773,38 +774,4 @@ static void ksock_connect_peer(struct ksock_peer *peer)
 	ksock_txlist_done(&failed, -EHOSTUNREACH);
 	ksock_peer_put(peer);
 	ksock_net_unbusy(net);
-}
-
-int ksock_connd(void *arg)
-{
-	struct ksock_connreq *cr;
-	struct ksock_peer *peer;
-
-	while (!kthread_should_stop()) {
-		spin_lock_bh(&ksock_data.connd_lock);
-		cr = list_first_entry_or_null(&ksock_data.connd_reqs,
-					      struct ksock_connreq, list);
-		peer = NULL;
-		if (cr) {
-			list_del(&cr->list);
-		} else {
-			peer = list_first_entry_or_null(&ksock_data.connd_peers,
-							struct ksock_peer,
-							connd_list);
-			if (peer)
-				list_del_init(&peer->connd_list);
-		}
-		spin_unlock_bh(&ksock_data.connd_lock);
-
-		if (cr)
-			ksock_passive_handshake(cr);
-		else if (peer)
-			ksock_connect_peer(peer);
-		else
-			wait_event_interruptible(ksock_data.connd_waitq,
-						 kthread_should_stop() ||
-						 !list_empty(&ksock_data.connd_reqs) ||
-						 !list_empty(&ksock_data.connd_peers));
-	}
-	return 0;
 }

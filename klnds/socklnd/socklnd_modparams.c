@@ -3,8 +3,8 @@
  * ksocklnd module parameters (userspace-config.md 4.2, socklnd-wire.md 9).
  *
  * Accepted but ignored (kept so that Lustre configurations load):
- * peer_buffer_credits, peer_timeout (no routing here), nconnds_max (the
- * connd pool does not grow), enable_csum (we never send checksums and do
+ * peer_buffer_credits, peer_timeout (no routing here), nconnds_max
+ * (nconnds is a fixed limit), enable_csum (we never send checksums and do
  * not verify received ones), zc_recv, round_robin (always round robin),
  * eager_ack, skip_mr_route_setup.
  */
@@ -40,11 +40,11 @@ MODULE_PARM_DESC(nscheds, "scheduler threads per CPU partition (0: one per CPU o
 
 int ksock_nconnds = 4;
 module_param_named(nconnds, ksock_nconnds, int, 0444);
-MODULE_PARM_DESC(nconnds, "connection daemon threads");
+MODULE_PARM_DESC(nconnds, "handshakes in progress at once (connd workqueue's max_active)");
 
 static int nconnds_max = 64;
 module_param(nconnds_max, int, 0444);
-MODULE_PARM_DESC(nconnds_max, "most connection daemon threads (ignored: the pool is fixed)");
+MODULE_PARM_DESC(nconnds_max, "most handshakes at once (ignored: nconnds is fixed)");
 
 int ksock_typed_conns = 1;
 module_param_named(typed_conns, ksock_typed_conns, int, 0444);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The scheduler threads and the reaper.
+ * The scheduler threads and the reaper (work items on the ordered
+ * ksock_data.reaper_wq).
  *
  * Each scheduler serves its own connections (placed on the least loaded
  * scheduler of the peer's CPU partition): a connection with something to
@@ -9,10 +10,11 @@
  * while it does. The scheduler reads and writes without blocking and
  * puts the connection back if there is more to do.
  *
- * The reaper wakes every second, and when a connection dies: it frees
- * dead connections, closes connections that stopped making progress
- * (sock_timeout), fails messages that waited too long for a connection,
- * sends keepalive NOOPs to quiet peers and retries connections.
+ * The reaper runs when a connection dies (ksock_reap_zombies(): frees
+ * dead connections) and every second (ksock_reaper(): closes connections
+ * that stopped making progress (sock_timeout), fails messages that waited
+ * too long for a connection, sends keepalive NOOPs to quiet peers and
+ * retries connections).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -369,7 +371,8 @@ static void ksock_reaper_scan(void)
 	ksock_txlist_done(&expired, -ETIMEDOUT);
 }
 
-static void ksock_reap_zombies(void)
+/* Free the connections whose last reference went (ksock_conn_release()). */
+void ksock_reap_zombies(struct work_struct *work)
 {
 	struct ksock_conn *conn, *tmp;
 	unsigned long flags;
@@ -384,22 +387,9 @@ static void ksock_reap_zombies(void)
 	}
 }
 
-int ksock_reaper(void *arg)
+/* Once a second: timeouts, keepalives, reconnects. */
+void ksock_reaper(struct work_struct *work)
 {
-	unsigned long next_scan = jiffies + HZ;
-
-	while (!kthread_should_stop()) {
-		ksock_reap_zombies();
-		if (time_after_eq(jiffies, next_scan)) {
-			ksock_reaper_scan();
-			next_scan = jiffies + HZ;
-		}
-		wait_event_interruptible_timeout(ksock_data.reaper_waitq,
-						 kthread_should_stop() ||
-						 !list_empty(&ksock_data.zombies),
-						 max_t(long, next_scan - jiffies,
-						       1));
-	}
-	ksock_reap_zombies();
-	return 0;
+	ksock_reaper_scan();
+	queue_delayed_work(ksock_data.reaper_wq, &ksock_data.reaper, HZ);
 }
