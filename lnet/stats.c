@@ -6,98 +6,89 @@
  * copies and gives readers their sums.
  *
  * Each copy has a u64_stats_sync: free on 64-bit machines, on 32-bit ones
- * it lets a reader see every 64-bit counter whole.
+ * it lets a reader see every 64-bit counter whole. Both structs are a run
+ * of u64 counters with the syncp right after them, so one reader serves
+ * both (the IPv4 MIBs are read the same way, by offset).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/build_bug.h>
 #include <linux/percpu.h>
 #include <linux/string.h>
 #include <linux/u64_stats_sync.h>
 #include <linux/lnet/lib-lnet.h>
 
+#define LNET_NCOUNTERS	(offsetof(struct lnet_counters, syncp) / sizeof(u64))
+#define LNET_NI_NSTATS	(offsetof(struct lnet_ni_stats, syncp) / sizeof(u64))
+#define LNET_NSTATS_MAX	8
+
+static_assert(offsetof(struct lnet_counters, syncp) % sizeof(u64) == 0);
+static_assert(offsetof(struct lnet_ni_stats, syncp) % sizeof(u64) == 0);
+static_assert(LNET_NCOUNTERS <= LNET_NSTATS_MAX &&
+	      LNET_NI_NSTATS <= LNET_NSTATS_MAX);
+
+/* @sum[0..@n) += the first @n u64s of every CPU's copy, each copy whole. */
+static void lnet_pcpu_sum(const void __percpu *pcpu, unsigned int n, u64 *sum)
+{
+	u64 v[LNET_NSTATS_MAX];
+	unsigned int start, i;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		const u64 *c = per_cpu_ptr(pcpu, cpu);
+		const struct u64_stats_sync *syncp = (const void *)(c + n);
+
+		do {
+			start = u64_stats_fetch_begin(syncp);
+			for (i = 0; i < n; i++)
+				v[i] = READ_ONCE(c[i]);
+		} while (u64_stats_fetch_retry(syncp, start));
+		for (i = 0; i < n; i++)
+			sum[i] += v[i];
+	}
+}
+
+static void lnet_pcpu_syncp_init(void __percpu *pcpu, unsigned int n)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		u64 *c = per_cpu_ptr(pcpu, cpu);
+
+		u64_stats_init((void *)(c + n));
+	}
+}
+
 struct lnet_counters __percpu *lnet_counters_alloc(void)
 {
 	struct lnet_counters __percpu *pc = alloc_percpu(struct lnet_counters);
-	int cpu;
 
 	if (pc)
-		for_each_possible_cpu(cpu)
-			u64_stats_init(&per_cpu_ptr(pc, cpu)->syncp);
+		lnet_pcpu_syncp_init(pc, LNET_NCOUNTERS);
 	return pc;
 }
 
 struct lnet_ni_stats __percpu *lnet_ni_stats_alloc(void)
 {
 	struct lnet_ni_stats __percpu *pc = alloc_percpu(struct lnet_ni_stats);
-	int cpu;
 
 	if (pc)
-		for_each_possible_cpu(cpu)
-			u64_stats_init(&per_cpu_ptr(pc, cpu)->syncp);
+		lnet_pcpu_syncp_init(pc, LNET_NI_NSTATS);
 	return pc;
 }
 
 /* @sum: the global counters, added up over every CPU. */
 void lnet_counters_sum(struct lnet_counters *sum)
 {
-	int cpu;
-
 	memset(sum, 0, sizeof(*sum));
-	for_each_possible_cpu(cpu) {
-		const struct lnet_counters *c =
-			per_cpu_ptr(lnet_core.counters, cpu);
-		struct lnet_counters v;
-		unsigned int start;
-
-		do {
-			start = u64_stats_fetch_begin(&c->syncp);
-			v.send_count = c->send_count;
-			v.send_length = c->send_length;
-			v.recv_count = c->recv_count;
-			v.recv_length = c->recv_length;
-			v.drop_count = c->drop_count;
-			v.drop_length = c->drop_length;
-			v.errors = c->errors;
-		} while (u64_stats_fetch_retry(&c->syncp, start));
-
-		sum->send_count += v.send_count;
-		sum->send_length += v.send_length;
-		sum->recv_count += v.recv_count;
-		sum->recv_length += v.recv_length;
-		sum->drop_count += v.drop_count;
-		sum->drop_length += v.drop_length;
-		sum->errors += v.errors;
-	}
+	lnet_pcpu_sum(lnet_core.counters, LNET_NCOUNTERS, (u64 *)sum);
 }
 
 /* @sum: @ni's counters, added up over every CPU. */
 void lnet_ni_stats_sum(struct lnet_ni *ni, struct lnet_ni_stats *sum)
 {
-	int cpu;
-
 	memset(sum, 0, sizeof(*sum));
-	for_each_possible_cpu(cpu) {
-		const struct lnet_ni_stats *s = per_cpu_ptr(ni->stats, cpu);
-		struct lnet_ni_stats v;
-		unsigned int start;
-
-		do {
-			start = u64_stats_fetch_begin(&s->syncp);
-			v.send_count = s->send_count;
-			v.send_length = s->send_length;
-			v.recv_count = s->recv_count;
-			v.recv_length = s->recv_length;
-			v.drop_count = s->drop_count;
-			v.drop_length = s->drop_length;
-		} while (u64_stats_fetch_retry(&s->syncp, start));
-
-		sum->send_count += v.send_count;
-		sum->send_length += v.send_length;
-		sum->recv_count += v.recv_count;
-		sum->recv_length += v.recv_length;
-		sum->drop_count += v.drop_count;
-		sum->drop_length += v.drop_length;
-	}
+	lnet_pcpu_sum(ni->stats, LNET_NI_NSTATS, (u64 *)sum);
 }
 
 /*
@@ -108,17 +99,13 @@ void lnet_ni_stats_sum(struct lnet_ni *ni, struct lnet_ni_stats *sum)
  */
 void lnet_counters_reset(void)
 {
+	unsigned int i;
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
-		struct lnet_counters *c = per_cpu_ptr(lnet_core.counters, cpu);
+		u64 *c = (u64 *)per_cpu_ptr(lnet_core.counters, cpu);
 
-		WRITE_ONCE(c->send_count, 0);
-		WRITE_ONCE(c->send_length, 0);
-		WRITE_ONCE(c->recv_count, 0);
-		WRITE_ONCE(c->recv_length, 0);
-		WRITE_ONCE(c->drop_count, 0);
-		WRITE_ONCE(c->drop_length, 0);
-		WRITE_ONCE(c->errors, 0);
+		for (i = 0; i < LNET_NCOUNTERS; i++)
+			WRITE_ONCE(c[i], 0);
 	}
 }

@@ -241,13 +241,14 @@ enum lnet_ni_state {
 
 /* per CPU; lnet_ni_stat_add() counts, lnet_ni_stats_sum() reads (stats.c) */
 struct lnet_ni_stats {
-	u64			send_count;
-	u64			send_length;
-	u64			recv_count;
-	u64			recv_length;
-	u64			drop_count;
-	u64			drop_length;
-	struct u64_stats_sync	syncp;
+	u64	send_count;
+	u64	send_length;
+	u64	recv_count;
+	u64	recv_length;
+	u64	drop_count;
+	u64	drop_length;
+	/* after the counters: stats.c sums them as an array of u64 */
+	struct u64_stats_sync syncp;
 };
 
 /* Per-NI tunables; 0 picks the module parameter's value. */
@@ -340,14 +341,15 @@ struct lnet_msg {
 
 /* per CPU; lnet_counter_add() counts, lnet_counters_sum() reads (stats.c) */
 struct lnet_counters {
-	u64			send_count;
-	u64			send_length;
-	u64			recv_count;
-	u64			recv_length;
-	u64			drop_count;
-	u64			drop_length;
-	u64			errors;
-	struct u64_stats_sync	syncp;
+	u64	send_count;
+	u64	send_length;
+	u64	recv_count;
+	u64	recv_length;
+	u64	drop_count;
+	u64	drop_length;
+	u64	errors;
+	/* after the counters: stats.c sums them as an array of u64 */
+	struct u64_stats_sync syncp;
 };
 
 enum lnet_state {
