@@ -16,6 +16,8 @@
  * re-binding. The acceptor is reference counted by the LNDs' NI startup
  * and shutdown.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/in.h>
 #include <linux/kthread.h>
 #include <linux/net.h>
@@ -252,7 +254,7 @@ int lnet_connect(struct socket **sockp, lnet_nid_t peer_nid, __be32 local_ip,
 			return rc;
 	}
 	if (rc) {
-		pr_warn_ratelimited("lnet: no free privileged port to connect to %pI4\n",
+		pr_warn_ratelimited("no free privileged port to connect to %pI4\n",
 				    &peer_ip);
 		return rc;
 	}
@@ -301,7 +303,7 @@ static int lnet_acceptor_read_target(struct socket *sock, __be32 peer_ip,
 		return -EPROTO;
 	}
 	if (!flip && magic != LNET_PROTO_ACCEPTOR_MAGIC) {
-		pr_err_ratelimited("lnet: refused connection from %pI4: unsupported acceptor protocol (magic %08x%s)\n",
+		pr_err_ratelimited("refused connection from %pI4: unsupported acceptor protocol (magic %08x%s)\n",
 				   &peer_ip, magic,
 				   magic == LNET_PROTO_TCP_MAGIC ?
 				   ", an old socklnd without acceptor" : "");
@@ -326,14 +328,14 @@ static int lnet_acceptor_read_target(struct socket *sock, __be32 peer_ip,
 		if (rc)
 			return rc;
 		if (lnet_nid16_to_nid4(&large, nid)) {
-			pr_err_ratelimited("lnet: refused connection from %pI4: large target NID not supported\n",
+			pr_err_ratelimited("refused connection from %pI4: large target NID not supported\n",
 					   &peer_ip);
 			return -EPROTO;
 		}
 		return 0;
 	default:
 		lnet_acceptor_answer(sock);
-		pr_warn_ratelimited("lnet: refused connection from %pI4: acceptor protocol version %u\n",
+		pr_warn_ratelimited("refused connection from %pI4: acceptor protocol version %u\n",
 				    &peer_ip, version);
 		return -EPROTO;
 	}
@@ -354,14 +356,14 @@ static void lnet_acceptor_handle(struct socket *sock)
 		goto out;
 	if (lnet_acc.mode == LNET_ACCEPT_SECURE &&
 	    peer_port > LNET_ACCEPTOR_MAX_RESERVED_PORT) {
-		pr_warn_ratelimited("lnet: refused connection from %pI4: insecure port %d\n",
+		pr_warn_ratelimited("refused connection from %pI4: insecure port %d\n",
 				    &peer_ip, peer_port);
 		goto out;
 	}
 	rc = lnet_acceptor_read_target(sock, peer_ip, &nid);
 	if (rc) {
 		if (rc != -EPROTO)
-			pr_warn_ratelimited("lnet: connection request from %pI4: error %d\n",
+			pr_warn_ratelimited("connection request from %pI4: error %d\n",
 					    &peer_ip, rc);
 		goto out;
 	}
@@ -372,7 +374,7 @@ static void lnet_acceptor_handle(struct socket *sock)
 		ni = NULL;
 	rcu_read_unlock();
 	if (!ni) {
-		pr_err_ratelimited("lnet: refused connection from %pI4 for %s: no matching local NI\n",
+		pr_err_ratelimited("refused connection from %pI4 for %s: no matching local NI\n",
 				   &peer_ip, lnet_nid2str(nid, str, sizeof(str)));
 		goto out;
 	}
@@ -395,7 +397,7 @@ static int lnet_acceptor_thread(void *arg)
 		if (rc) {
 			if (READ_ONCE(lnet_acc.stopping))
 				break;
-			pr_warn_ratelimited("lnet: acceptor: accept: %d\n", rc);
+			pr_warn_ratelimited("acceptor: accept: %d\n", rc);
 			schedule_timeout_interruptible(HZ / 10);
 			continue;
 		}
@@ -480,7 +482,7 @@ int lnet_acceptor_start(void)
 	}
 	rc = lnet_acceptor_parse_mode(&mode);
 	if (rc) {
-		pr_err("lnet: accept=\"%s\": must be secure, all or none\n",
+		pr_err("accept=\"%s\": must be secure, all or none\n",
 		       accept);
 		goto out;
 	}
@@ -488,7 +490,7 @@ int lnet_acceptor_start(void)
 	if (mode != LNET_ACCEPT_NONE) {
 		rc = lnet_acceptor_listen();
 		if (rc) {
-			pr_err("lnet: acceptor: cannot listen on port %d: %d\n",
+			pr_err("acceptor: cannot listen on port %d: %d\n",
 			       accept_port, rc);
 			goto out;
 		}

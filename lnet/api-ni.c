@@ -10,6 +10,8 @@
  * The NI list is read under RCU on the data path; it changes only under
  * api_mutex (which serializes all of this) and net_lock.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/delay.h>
 #include <linux/hash.h>
 #include <linux/kmod.h>
@@ -200,7 +202,7 @@ static struct lnet_ni *lnet_ni_alloc(struct lnet_lnd *lnd, u32 net_id,
 
 	if (!ni)
 		return NULL;
-	ni->stats = alloc_percpu(struct lnet_ni_stats);
+	ni->stats = lnet_ni_stats_alloc();
 	if (!ni->stats)
 		goto fail_free;
 	if (percpu_ref_init(&ni->ref, lnet_ni_ref_release, 0, GFP_KERNEL))
@@ -261,7 +263,7 @@ static int lnet_ni_start(struct lnet_ni *ni)
 	/* networks= is parsed before the table exists: check the list here */
 	for (i = 0; i < ni->ncpts; i++) {
 		if (ni->cpts[i] >= lnet_cpt_number()) {
-			pr_err("lnet: %s: CPT %u does not exist (there are %d)\n",
+			pr_err("%s: CPT %u does not exist (there are %d)\n",
 			       lnet_net2str(LNET_NIDNET(ni->nid), buf,
 					    sizeof(buf)),
 			       ni->cpts[i], lnet_cpt_number());
@@ -358,7 +360,7 @@ static int __lnet_net_add(const struct lnet_net_config *cfg,
 	lnet_net2str(cfg->net_id, name, sizeof(name));
 	lnd = lnet_lnd_get(type);
 	if (!lnd) {
-		pr_err("lnet: no LND for network %s\n", name);
+		pr_err("no LND for network %s\n", name);
 		return -EPROTONOSUPPORT;
 	}
 	for (i = 0; i < n; i++) {
@@ -372,7 +374,7 @@ static int __lnet_net_add(const struct lnet_net_config *cfg,
 			if (ni)
 				lnet_ni_free(ni);
 			module_put(lnd->owner);
-			pr_err("lnet: cannot start network %s%s%s: %d\n",
+			pr_err("cannot start network %s%s%s: %d\n",
 			       name, n > 1 || cfg->n_ifaces ? " on " : "",
 			       cfg->n_ifaces ? cfg->ifaces[i] : "", rc);
 			while (i--)
@@ -551,7 +553,7 @@ static void lnet_shutdown(void)
 	nmd = lnet_md_cleanup();
 	neq = lnet_eq_cleanup();
 	if (nme || nmd || neq)
-		pr_warn("lnet: freed %u MEs, %u MDs and %u EQs left behind at shutdown\n",
+		pr_warn("freed %u MEs, %u MDs and %u EQs left behind at shutdown\n",
 			nme, nmd, neq);
 	WRITE_ONCE(lnet_core.state, LNET_STATE_DOWN);
 }
@@ -572,7 +574,7 @@ static int lnet_mod_config_apply(bool skip_existing)
 	lockdep_assert_held(&lnet_core.api_mutex);
 	rc = lnet_parse_networks(lnet_networks, &nets, err, sizeof(err));
 	if (rc) {
-		pr_err("lnet: networks=\"%s\": %s\n", lnet_networks, err);
+		pr_err("networks=\"%s\": %s\n", lnet_networks, err);
 		return rc;
 	}
 	list_for_each_entry(cfg, &nets, list) {

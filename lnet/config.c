@@ -10,6 +10,8 @@
  * '#' comments are not supported (modprobe strips them from the files it
  * reads, and a '#' left in the value is an error here like any other junk).
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/ctype.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>

@@ -3,6 +3,8 @@
  * Iterators over MD fragments, for LNDs to send from and receive into, and
  * copies between a message's payload and an iov_iter.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/highmem.h>
 #include <linux/mm.h>
 #include <linux/lnet/lib-lnet.h>

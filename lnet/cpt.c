@@ -11,7 +11,7 @@
  * partition 0, so callers on it still find valid per-CPT state; they only
  * lose NUMA locality.
  */
-#define pr_fmt(fmt) "lnet: " fmt
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cpu.h>
 #include <linux/ctype.h>
@@ -81,8 +81,74 @@ static int cpt_parse_num(const char **pp, unsigned int *val)
 }
 
 /*
- * "0[0,1] 1[2-3]": partition number, then its CPUs in brackets (single CPUs
- * and ranges, comma separated, no blanks), items separated by blanks.
+ * One partition's CPU list, the @len bytes at @list (between the brackets),
+ * into @mask: comma-separated cpulist elements ("3", "0-7", "0-7:1/2", "N"
+ * for the last CPU id; see cpulist_parse()). Each element is parsed on its
+ * own so that a CPU named twice, even within one list, is caught by @used.
+ */
+static int cpt_parse_cpus(const char *pattern, const char *list, size_t len,
+			  unsigned int cpt, const struct cpumask *avail,
+			  struct cpumask *used, struct cpumask *mask,
+			  char *err, size_t errlen)
+{
+	cpumask_var_t elem_mask;
+	char *copy, *rest, *elem;
+	unsigned int cpu;
+	int rc = 0;
+
+	if (!alloc_cpumask_var(&elem_mask, GFP_KERNEL))
+		return -ENOMEM;
+	copy = kstrndup(list, len, GFP_KERNEL);
+	if (!copy) {
+		rc = -ENOMEM;
+		goto out_mask;
+	}
+
+	rest = copy;
+	while ((elem = strsep(&rest, ",")) != NULL) {
+		if (!*elem) {
+			rc = cpt_fail(err, errlen,
+				      "expected a CPU number at offset %td",
+				      list + (elem - copy) - pattern);
+			goto out;
+		}
+		rc = cpulist_parse(elem, elem_mask);
+		if (rc == -ERANGE) {
+			rc = cpt_fail(err, errlen,
+				      "\"%s\" in partition %u: CPU does not exist (%u CPU ids)",
+				      elem, cpt, nr_cpu_ids);
+			goto out;
+		}
+		if (rc || cpumask_empty(elem_mask)) {
+			rc = cpt_fail(err, errlen,
+				      "bad CPU list element \"%s\" in partition %u",
+				      elem, cpt);
+			goto out;
+		}
+		for_each_cpu(cpu, elem_mask) {
+			if (!cpumask_test_cpu(cpu, avail)) {
+				rc = cpt_fail(err, errlen, "CPU %u is offline",
+					      cpu);
+				goto out;
+			}
+			if (cpumask_test_and_set_cpu(cpu, used)) {
+				rc = cpt_fail(err, errlen,
+					      "CPU %u is listed twice", cpu);
+				goto out;
+			}
+		}
+		cpumask_or(mask, mask, elem_mask);
+	}
+out:
+	kfree(copy);
+out_mask:
+	free_cpumask_var(elem_mask);
+	return rc;
+}
+
+/*
+ * "0[0,1] 1[2-3]": partition number, then its CPUs in brackets (a cpulist
+ * without blanks, see cpt_parse_cpus()), items separated by blanks.
  * Partitions may be listed in any order but must end up numbered 0..n-1,
  * each with at least one CPU, and no CPU may be in two partitions.
  */
@@ -90,10 +156,11 @@ int lnet_cpt_parse_pattern(const char *pattern, const struct cpumask *avail,
 			   struct cpumask *masks, int max_cpts,
 			   char *err, size_t errlen)
 {
-	unsigned int cpt, lo, hi, cpu;
 	cpumask_var_t used;
+	unsigned int cpt;
 	const char *p;
 	int ncpt = 0;
+	size_t len;
 	int rc, i;
 
 	if (max_cpts < 1)
@@ -136,60 +203,24 @@ int lnet_cpt_parse_pattern(const char *pattern, const struct cpumask *avail,
 		}
 		p++;
 
-		for (;;) {
-			rc = cpt_parse_num(&p, &lo);
-			hi = lo;
-			if (!rc && *p == '-') {
-				p++;
-				rc = cpt_parse_num(&p, &hi);
-			}
-			if (rc) {
-				rc = cpt_fail(err, errlen,
-					      "expected a CPU number at offset %td",
-					      p - pattern);
-				goto out;
-			}
-			if (hi < lo) {
-				rc = cpt_fail(err, errlen,
-					      "reversed CPU range %u-%u in partition %u",
-					      lo, hi, cpt);
-				goto out;
-			}
-			for (cpu = lo; cpu <= hi; cpu++) {
-				if (cpu >= nr_cpu_ids) {
-					rc = cpt_fail(err, errlen,
-						      "CPU %u does not exist", cpu);
-					goto out;
-				}
-				if (!cpumask_test_cpu(cpu, avail)) {
-					rc = cpt_fail(err, errlen,
-						      "CPU %u is offline", cpu);
-					goto out;
-				}
-				if (cpumask_test_and_set_cpu(cpu, used)) {
-					rc = cpt_fail(err, errlen,
-						      "CPU %u is listed twice", cpu);
-					goto out;
-				}
-				cpumask_set_cpu(cpu, &masks[cpt]);
-			}
-			if (*p == ',') {
-				p++;
-				continue;
-			}
-			if (*p == ']') {
-				p++;
-				break;
-			}
-			if (!*p)
-				rc = cpt_fail(err, errlen,
-					      "missing ']' for partition %u", cpt);
-			else
-				rc = cpt_fail(err, errlen,
-					      "unexpected '%c' at offset %td",
-					      *p, p - pattern);
+		/* the list ends at ']'; a blank or the end is an error */
+		len = strcspn(p, "] \t\n\v\f\r");
+		rc = cpt_parse_cpus(pattern, p, len, cpt, avail, used,
+				    &masks[cpt], err, errlen);
+		if (rc)
+			goto out;
+		p += len;
+		if (!*p) {
+			rc = cpt_fail(err, errlen,
+				      "missing ']' for partition %u", cpt);
 			goto out;
 		}
+		if (*p != ']') {
+			rc = cpt_fail(err, errlen, "unexpected '%c' at offset %td",
+				      *p, p - pattern);
+			goto out;
+		}
+		p++;
 
 		if (*p && !isspace(*p)) {
 			rc = cpt_fail(err, errlen,

@@ -9,6 +9,8 @@
  * All of it is under lnet_core.net_lock. The loopback NI has no credit
  * limit and no peers.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/lnet/lib-lnet.h>
 #include <linux/lnet/test-export.h>
 

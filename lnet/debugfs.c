@@ -3,6 +3,8 @@
  * /sys/kernel/debug/lnet: stats (global counters), nis, peers, and the CPU
  * partition table.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
 #include <linux/lnet/cpt.h>
@@ -11,21 +13,9 @@
 
 static int lnet_stats_show(struct seq_file *m, void *v)
 {
-	struct lnet_counters sum = {};
-	int cpu;
+	struct lnet_counters sum;
 
-	for_each_possible_cpu(cpu) {
-		const struct lnet_counters *c =
-			per_cpu_ptr(lnet_core.counters, cpu);
-
-		sum.send_count += c->send_count;
-		sum.send_length += c->send_length;
-		sum.recv_count += c->recv_count;
-		sum.recv_length += c->recv_length;
-		sum.drop_count += c->drop_count;
-		sum.drop_length += c->drop_length;
-		sum.errors += c->errors;
-	}
+	lnet_counters_sum(&sum);
 	seq_printf(m, "msgs_alloc: %lld\n",
 		   percpu_counter_sum(&lnet_core.msg_count));
 	seq_printf(m, "msgs_max: %lld\n", READ_ONCE(lnet_core.msg_max));
@@ -39,23 +29,6 @@ static int lnet_stats_show(struct seq_file *m, void *v)
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(lnet_stats);
-
-static void lnet_ni_stats_sum(struct lnet_ni *ni, struct lnet_ni_stats *sum)
-{
-	int cpu;
-
-	memset(sum, 0, sizeof(*sum));
-	for_each_possible_cpu(cpu) {
-		const struct lnet_ni_stats *s = per_cpu_ptr(ni->stats, cpu);
-
-		sum->send_count += s->send_count;
-		sum->send_length += s->send_length;
-		sum->recv_count += s->recv_count;
-		sum->recv_length += s->recv_length;
-		sum->drop_count += s->drop_count;
-		sum->drop_length += s->drop_length;
-	}
-}
 
 static int lnet_nis_show(struct seq_file *m, void *v)
 {

@@ -10,6 +10,8 @@
  * sequence number, and the poller waits for the next one in sequence
  * rather than trusting a write index.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/ktime.h>
 #include <linux/log2.h>
 #include <linux/sched/signal.h>

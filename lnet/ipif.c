@@ -3,6 +3,8 @@
  * The IPv4 interface behind an NI, for the LNDs that address peers by IP
  * (ksocklnd, ko2iblnd).
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/inetdevice.h>
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>

@@ -10,6 +10,8 @@
  * finalizes the send before the receive, so an initiator sees SEND before
  * its ACK or REPLY.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/lnet/lib-lnet.h>
 
 static int lnet_lo_startup(struct lnet_ni *ni)

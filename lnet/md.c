@@ -14,6 +14,8 @@
  * UNLINK event after LNetMDUnlink(), once its operations in flight are
  * done. The handle stops resolving when that outcome is decided.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/delay.h>
 #include <linux/log2.h>
 #include <linux/percpu.h>

@@ -4,6 +4,8 @@
  * bits of an ME cookie) covers everything about an ME; portals.c keeps the
  * lists, hash and order.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/slab.h>
 #include <linux/lnet/lib-lnet.h>
 

@@ -6,6 +6,8 @@
  * portals, MD lock slots, handle tables, debugfs); LNet itself comes up
  * with the first LNetNIInit(), or at load with config_on_load=1.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
@@ -47,7 +49,7 @@ static void lnet_configure_on_load(struct work_struct *work)
 	int rc = lnet_configure(true);
 
 	if (rc)
-		pr_err("lnet: config_on_load: cannot bring LNet up (networks=\"%s\"): %d\n",
+		pr_err("config_on_load: cannot bring LNet up (networks=\"%s\"): %d\n",
 		       lnet_networks, rc);
 }
 static DECLARE_WORK(lnet_configure_work, lnet_configure_on_load);
@@ -78,7 +80,7 @@ static int __init lnet_init(void)
 	if (rc)
 		goto fail_srcu;
 	rc = -ENOMEM;
-	lnet_core.counters = alloc_percpu(struct lnet_counters);
+	lnet_core.counters = lnet_counters_alloc();
 	if (!lnet_core.counters)
 		goto fail_msg_count;
 	rc = lnet_msg_cache_init();

@@ -9,6 +9,8 @@
  * the MD, then the LND's recv(). A GET turns into its REPLY in place; a
  * PUT's ACK is sent when the PUT is finalized.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/slab.h>
 #include <linux/lnet/lib-lnet.h>
 #include <linux/lnet/nidstr.h>
@@ -535,7 +537,7 @@ static void lnet_parse_error(struct lnet_ni *ni, const struct lnet_hdr *hdr,
 	char me[LNET_NIDSTR_SIZE], src[LNET_NIDSTR_SIZE], dst[LNET_NIDSTR_SIZE];
 
 	lnet_counter_add(errors, 1);
-	pr_warn_ratelimited("lnet: %s: bad message from %s (type %u, %u bytes, for %s)\n",
+	pr_warn_ratelimited("%s: bad message from %s (type %u, %u bytes, for %s)\n",
 			    lnet_nid2str(ni->nid, me, sizeof(me)),
 			    lnet_nid2str(from, src, sizeof(src)), hdr->type,
 			    hdr->payload_length,

@@ -6,6 +6,8 @@
  * PUT asked for, and hands the message's event to its MD's slot, whose
  * deliverer frees the message once the event is delivered.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/slab.h>
 #include <linux/lnet/lib-lnet.h>
 #include "trace.h"

@@ -10,6 +10,8 @@
  * ioctls: a lenient parser (sscanf-style skipping of blanks, signs, trailing
  * text) would turn a typo into a valid but wrong address.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/ctype.h>
 #include <linux/export.h>
 #include <linux/kernel.h>

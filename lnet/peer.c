@@ -5,6 +5,8 @@
  * message being sent to the peer. A peer belongs to the NI it is reached
  * through and is removed when that NI goes down.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/slab.h>
 #include <linux/lnet/lib-lnet.h>
 #include <linux/lnet/test-export.h>

@@ -18,6 +18,8 @@
  * answered. A buffer is freed only after its MD's UNLINK event, i.e. once
  * no REPLY is still reading it.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/completion.h>
 #include <linux/jiffies.h>
 #include <linux/slab.h>

@@ -18,6 +18,8 @@
  * the midpoint; when two neighbours run out of room the portal is
  * renumbered (rare, O(MEs)).
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/hash.h>
 #include <linux/slab.h>
 #include <linux/lnet/lib-lnet.h>

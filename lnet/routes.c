@@ -10,6 +10,8 @@
  * The table lives while LNet runs: lnet_shutdown() empties it. It is only
  * touched on configuration paths, all under lnet_core.api_mutex.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/list.h>
 #include <linux/rculist.h>
 #include <linux/slab.h>
@@ -193,7 +195,7 @@ int lnet_routes_apply_param(void)
 	lockdep_assert_held(&lnet_core.api_mutex);
 	rc = lnet_parse_routes(lnet_routes, &routes, err, sizeof(err));
 	if (rc) {
-		pr_err("lnet: routes=\"%s\": %s\n", lnet_routes, err);
+		pr_err("routes=\"%s\": %s\n", lnet_routes, err);
 		return rc;
 	}
 	list_for_each_entry(rc_cfg, &routes, list) {
@@ -209,7 +211,7 @@ int lnet_routes_apply_param(void)
 			continue;
 		}
 		if (rc) {
-			pr_err("lnet: routes=: cannot add the route to %s via %s: %s (%d)\n",
+			pr_err("routes=: cannot add the route to %s via %s: %s (%d)\n",
 			       lnet_net2str(info.net, net, sizeof(net)),
 			       lnet_nid2str(info.gateway, gw, sizeof(gw)),
 			       rc == -EHOSTUNREACH ?

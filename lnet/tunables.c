@@ -16,6 +16,8 @@
  * networks=, routes= or forwarding= makes the load fail with -EINVAL and a
  * message naming the problem, instead of a half-configured LNet later.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/kernel.h>
 #include <linux/moduleparam.h>
 #include <linux/string.h>
@@ -53,7 +55,7 @@ static int lnet_int_param_set(const char *val, const struct kernel_param *kp)
 
 	rc = lnet_int_param_check(p, val, &v);
 	if (rc) {
-		pr_warn("lnet: %s: '%s' is not an integer in %d..%d\n",
+		pr_warn("%s: '%s' is not an integer in %d..%d\n",
 			kp->name, val, p->min, p->max);
 		return rc;
 	}
@@ -133,23 +135,23 @@ int lnet_params_check(void)
 	rc = lnet_parse_networks(lnet_networks, &nets, err, sizeof(err));
 	lnet_free_net_configs(&nets);
 	if (rc) {
-		pr_err("lnet: refusing to load: bad module parameter %s (networks=\"%s\")\n",
+		pr_err("refusing to load: bad module parameter %s (networks=\"%s\")\n",
 		       err, lnet_networks);
 		return rc == -ENOMEM ? rc : -EINVAL;
 	}
 	rc = lnet_parse_routes(lnet_routes, &routes, err, sizeof(err));
 	lnet_free_route_configs(&routes);
 	if (rc) {
-		pr_err("lnet: refusing to load: bad module parameter %s (routes=\"%s\")\n",
+		pr_err("refusing to load: bad module parameter %s (routes=\"%s\")\n",
 		       err, lnet_routes);
 		return rc == -ENOMEM ? rc : -EINVAL;
 	}
 	if (!strcmp(lnet_forwarding, "enabled")) {
-		pr_err("lnet: refusing to load: forwarding=enabled is not supported (this LNet cannot route yet); use \"disabled\" or leave it empty\n");
+		pr_err("refusing to load: forwarding=enabled is not supported (this LNet cannot route yet); use \"disabled\" or leave it empty\n");
 		return -EINVAL;
 	}
 	if (lnet_forwarding[0] && strcmp(lnet_forwarding, "disabled")) {
-		pr_err("lnet: refusing to load: forwarding=\"%s\": use \"disabled\" or leave it empty\n",
+		pr_err("refusing to load: forwarding=\"%s\": use \"disabled\" or leave it empty\n",
 		       lnet_forwarding);
 		return -EINVAL;
 	}

@@ -5,6 +5,8 @@
  * zeroes every byte a message type does not use; decoding reads only the
  * fields of the header's type.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/string.h>
 #include <linux/lnet/lnd.h>
 

@@ -11,7 +11,8 @@
  * each is destroyed: by then every message we were given is finalized and
  * no lnet_parse() for the NI can be running.
  */
-#include <linux/hash.h>
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -22,17 +23,12 @@ struct kib_data kib_data;
 
 /* ---- peers ---------------------------------------------------------------------- */
 
-static struct hlist_head *kib_peer_bucket(struct kib_net *net, lnet_nid_t nid)
-{
-	return &net->peers[hash_64(nid, KIB_PEER_HASH_BITS)];
-}
-
 struct kib_peer *kib_peer_find_locked(struct kib_net *net, lnet_nid_t nid)
 {
 	struct kib_peer *peer;
 
 	lockdep_assert_held(&net->lock);
-	hlist_for_each_entry(peer, kib_peer_bucket(net, nid), hnode)
+	hash_for_each_possible(net->peers, peer, hnode, nid)
 		if (peer->nid == nid)
 			return peer;
 	return NULL;
@@ -82,7 +78,7 @@ struct kib_peer *kib_peer_find_or_create(struct kib_net *net, lnet_nid_t nid,
 	spin_lock_bh(&net->lock);
 	peer = kib_peer_find_locked(net, nid);
 	if (!peer && !net->shutdown && !net->dev_removed) {
-		hlist_add_head(&new->hnode, kib_peer_bucket(net, nid));
+		hash_add(net->peers, &new->hnode, nid);
 		peer = new;
 		new = NULL;
 	}
@@ -101,7 +97,7 @@ void kib_peer_unhash_locked(struct kib_peer *peer)
 	if (peer->unhashed)
 		return;
 	WARN_ON_ONCE(!list_empty(&peer->tx_queue));
-	hlist_del(&peer->hnode);
+	hash_del(&peer->hnode);
 	peer->unhashed = true;
 	kib_peer_put(peer);
 }
@@ -139,7 +135,7 @@ static int kib_startup(struct lnet_ni *ni)
 	char nidstr[LNET_NIDSTR_SIZE];
 	const char *iface = lnet_ni_iface(ni);
 	struct kib_net *net;
-	int i, rc;
+	int rc;
 
 	net = kzalloc(sizeof(*net), GFP_KERNEL);
 	if (!net)
@@ -148,8 +144,7 @@ static int kib_startup(struct lnet_ni *ni)
 	spin_lock_init(&net->lock);
 	spin_lock_init(&net->pool_lock);
 	INIT_LIST_HEAD(&net->free_txs);
-	for (i = 0; i < ARRAY_SIZE(net->peers); i++)
-		INIT_HLIST_HEAD(&net->peers[i]);
+	hash_init(net->peers);
 	atomic_set(&net->npeers, 0);
 	atomic_set(&net->nconns, 0);
 	/*
@@ -185,10 +180,10 @@ static int kib_startup(struct lnet_ni *ni)
 
 	rc = kib_listen_start(net);
 	if (rc) {
-		pr_err("ko2iblnd: %s: cannot listen: %d\n", net->ifname, rc);
+		pr_err("%s: cannot listen: %d\n", net->ifname, rc);
 		goto fail_listed;
 	}
-	pr_info("ko2iblnd: %s up on %s (%s), queue depth %d\n",
+	pr_info("%s up on %s (%s), queue depth %d\n",
 		lnet_nid2str(lnet_ni_nid(ni), nidstr, sizeof(nidstr)),
 		net->ifname, dev_name(&net->ibdev->dev), net->queue_depth);
 	return 0;
@@ -215,7 +210,7 @@ static void kib_shutdown(struct lnet_ni *ni)
 	while (!wait_event_timeout(kib_data.waitq,
 				   !atomic_read(&net->nconns) &&
 				   !atomic_read(&net->npeers), 10 * HZ)) {
-		pr_info("ko2iblnd: %s: waiting for %d peers, %d connections\n",
+		pr_info("%s: waiting for %d peers, %d connections\n",
 			lnet_nid2str(lnet_ni_nid(ni), nidstr, sizeof(nidstr)),
 			atomic_read(&net->npeers), atomic_read(&net->nconns));
 		kib_net_close_peers(net, -ESHUTDOWN);

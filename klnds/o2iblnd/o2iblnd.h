@@ -42,6 +42,7 @@
 #define _KO2IBLND_H
 
 #include <linux/atomic.h>
+#include <linux/hashtable.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -298,7 +299,7 @@ struct kib_net {
 	struct work_struct	dev_work;	/* release after removal */
 
 	spinlock_t		lock;
-	struct hlist_head	peers[1 << KIB_PEER_HASH_BITS];
+	DECLARE_HASHTABLE(peers, KIB_PEER_HASH_BITS);
 	bool			shutdown;
 
 	spinlock_t		pool_lock;

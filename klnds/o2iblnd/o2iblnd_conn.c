@@ -13,6 +13,8 @@
  * CLOSED. Receives that complete before ESTABLISHED is seen are deferred
  * and handed up in order once it is.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/hash.h>
 #include <linux/in.h>
 #include <linux/jiffies.h>
@@ -126,6 +128,10 @@ static void kib_conn_unmap_rxs(struct kib_conn *conn)
 	}
 }
 
+/*
+ * conn->lock makes the caller's look at conn->state and the posting one
+ * step, so nothing is posted once a close has begun draining the QP.
+ */
 static int kib_post_rx_locked(struct kib_rx *rx)
 {
 	struct kib_conn *conn = rx->conn;
@@ -140,6 +146,7 @@ static int kib_post_rx_locked(struct kib_rx *rx)
 		.num_sge	= 1,
 	};
 
+	lockdep_assert_held(&conn->lock);
 	ib_dma_sync_single_for_device(conn->net->ibdev, rx->dma, KIB_MSG_SIZE,
 				      DMA_FROM_DEVICE);
 	return ib_post_recv(conn->qp, &wr, NULL);
@@ -172,7 +179,7 @@ static void kib_qp_event(struct ib_event *ev, void *ctx)
 		/* a message beat rdma_cm's ESTABLISHED: receives are deferred */
 		break;
 	default:
-		pr_warn_ratelimited("ko2iblnd: %s: QP event %s\n",
+		pr_warn_ratelimited("%s: QP event %s\n",
 				    kib_nid(conn->peer->nid, buf),
 				    ib_event_msg(ev->event));
 		break;
@@ -284,7 +291,9 @@ static int kib_conn_setup_qp(struct kib_conn *conn)
 			rx->dma = 0;
 			return -ENOMEM;
 		}
+		spin_lock_bh(&conn->lock);
 		rc = kib_post_rx_locked(rx);
+		spin_unlock_bh(&conn->lock);
 		if (rc)
 			return rc;
 	}
@@ -370,7 +379,7 @@ void kib_conn_close_locked(struct kib_conn *conn, int error)
 	if (conn->state >= KIB_CONN_CLOSING)
 		return;
 	if (error && error != -ESHUTDOWN && conn->state == KIB_CONN_ESTABLISHED)
-		pr_info("ko2iblnd: closing connection to %s: error %d\n",
+		pr_info("closing connection to %s: error %d\n",
 			kib_nid(peer->nid, buf), error);
 	if (!list_empty(&conn->list))
 		list_del_init(&conn->list);
@@ -639,12 +648,12 @@ static int kib_active_established(struct kib_conn *conn,
 			       conn->max_frags, lnet_ni_nid(net->ni),
 			       net->incarnation);
 	if (rc) {
-		pr_warn("ko2iblnd: %s: bad CONNACK (%d)\n",
+		pr_warn("%s: bad CONNACK (%d)\n",
 			kib_nid(conn->peer->nid, buf), rc);
 		return rc;
 	}
 	if (msg.hdr.srcnid != conn->peer->nid) {
-		pr_warn("ko2iblnd: %s answered as %s\n",
+		pr_warn("%s answered as %s\n",
 			kib_nid(conn->peer->nid, buf),
 			kib_nid(msg.hdr.srcnid, buf2));
 		return -EPROTO;
@@ -682,7 +691,7 @@ static void kib_active_rejected(struct kib_conn *conn, struct rdma_cm_event *ev)
 	} else if (ev->status == KIB_IB_CM_REJ_INVALID_SID) {
 		error = -EHOSTUNREACH;
 	} else if (!data || kib_rej_unpack(data, len, &rej)) {
-		pr_warn("ko2iblnd: %s rejected the connection: %s\n",
+		pr_warn("%s rejected the connection: %s\n",
 			kib_nid(peer->nid, buf),
 			rdma_reject_msg(conn->cmid, ev->status));
 	} else {
@@ -722,10 +731,10 @@ static void kib_active_rejected(struct kib_conn *conn, struct rdma_cm_event *ev)
 			break;
 		}
 		if (reconnect == KIB_RECONNECT_NO)
-			pr_warn("ko2iblnd: %s rejected the connection (reason %u, version %#x)\n",
+			pr_warn("%s rejected the connection (reason %u, version %#x)\n",
 				kib_nid(peer->nid, buf), rej.why, rej.version);
 		else
-			pr_debug("ko2iblnd: %s: reject %u, reconnecting\n",
+			pr_debug("%s: reject %u, reconnecting\n",
 				 kib_nid(peer->nid, buf), rej.why);
 	}
 	conn->reconnect = reconnect;
@@ -770,7 +779,7 @@ static int kib_passive_connect(struct kib_net *net, struct rdma_cm_id *cmid,
 
 	if (kib_require_privileged_port && src->sin_family == AF_INET &&
 	    ntohs(src->sin_port) >= 1024) {
-		pr_warn_ratelimited("ko2iblnd: connection from %pI4:%u refused: port not privileged\n",
+		pr_warn_ratelimited("connection from %pI4:%u refused: port not privileged\n",
 				    &src->sin_addr, ntohs(src->sin_port));
 		return kib_reject(cmid, NULL, KIB_MSG_VERSION, KIB_REJECT_FATAL);
 	}
@@ -780,7 +789,7 @@ static int kib_passive_connect(struct kib_net *net, struct rdma_cm_id *cmid,
 		lim.own_nid = lnet_ni_nid(net->ni);
 	why = kib_connreq_check(&msg, len, &lim, &version);
 	if (why) {
-		pr_debug("ko2iblnd: connection request from %pI4 rejected: reason %d\n",
+		pr_debug("connection request from %pI4 rejected: reason %d\n",
 			 &src->sin_addr, why);
 		return kib_reject(cmid, net, version, why);
 	}
@@ -795,7 +804,7 @@ static int kib_passive_connect(struct kib_net *net, struct rdma_cm_id *cmid,
 		struct kib_conn *old, *tmp;
 
 		/* the peer restarted: its old connections are dead */
-		pr_info("ko2iblnd: %s restarted (new incarnation): closing its connections\n",
+		pr_info("%s restarted (new incarnation): closing its connections\n",
 			kib_nid(peer->nid, buf));
 		list_for_each_entry_safe(old, tmp, &peer->conns, list)
 			kib_conn_close_locked(old, -ESTALE);
@@ -810,7 +819,7 @@ static int kib_passive_connect(struct kib_net *net, struct rdma_cm_id *cmid,
 		peer->races++;
 		spin_unlock_bh(&net->lock);
 		kib_peer_put(peer);
-		pr_debug("ko2iblnd: %s: connection race, keeping ours\n",
+		pr_debug("%s: connection race, keeping ours\n",
 			 kib_nid(msg.hdr.srcnid, buf));
 		return kib_reject(cmid, net, version, KIB_REJECT_CONN_RACE);
 	}
@@ -857,7 +866,7 @@ static int kib_passive_connect(struct kib_net *net, struct rdma_cm_id *cmid,
 	kib_conn_param(&param, &msg);
 	rc = rdma_accept(cmid, &param);
 	if (rc) {
-		pr_warn("ko2iblnd: %s: accept failed: %d\n",
+		pr_warn("%s: accept failed: %d\n",
 			kib_nid(peer->nid, buf), rc);
 		/* rdma_cm destroys the id when we return non-zero */
 		kib_conn_release_qp(conn);
@@ -909,7 +918,7 @@ static int kib_conn_cm_event(struct kib_conn *conn, struct rdma_cm_event *ev)
 	case RDMA_CM_EVENT_ROUTE_ERROR:
 	case RDMA_CM_EVENT_UNREACHABLE:
 	case RDMA_CM_EVENT_CONNECT_ERROR:
-		pr_info_ratelimited("ko2iblnd: %s: %s (%d)\n",
+		pr_info_ratelimited("%s: %s (%d)\n",
 				    kib_nid(conn->peer->nid, buf),
 				    rdma_event_msg(ev->event), ev->status);
 		rc = -EHOSTUNREACH;
@@ -967,18 +976,15 @@ void kib_net_close_peers(struct kib_net *net, int error)
 	int b;
 
 	spin_lock_bh(&net->lock);
-	for (b = 0; b < ARRAY_SIZE(net->peers); b++) {
-		hlist_for_each_entry_safe(peer, tmp, &net->peers[b], hnode) {
-			list_for_each_entry_safe(conn, ctmp, &peer->conns, list)
-				kib_conn_close_locked(conn, error);
-			list_for_each_entry_safe(conn, ctmp, &peer->passive,
-						 list)
-				kib_conn_close_locked(conn, error);
-			if (peer->connecting)
-				kib_conn_close_locked(peer->connecting, error);
-			list_splice_tail_init(&peer->tx_queue, &failed);
-			kib_peer_unhash_locked(peer);
-		}
+	hash_for_each_safe(net->peers, b, tmp, peer, hnode) {
+		list_for_each_entry_safe(conn, ctmp, &peer->conns, list)
+			kib_conn_close_locked(conn, error);
+		list_for_each_entry_safe(conn, ctmp, &peer->passive, list)
+			kib_conn_close_locked(conn, error);
+		if (peer->connecting)
+			kib_conn_close_locked(peer->connecting, error);
+		list_splice_tail_init(&peer->tx_queue, &failed);
+		kib_peer_unhash_locked(peer);
 	}
 	spin_unlock_bh(&net->lock);
 	kib_txlist_done(&failed, error);
@@ -1001,7 +1007,7 @@ static void kib_dev_work(struct work_struct *work)
 	net->pd = NULL;
 	rdma_destroy_id(net->listener);
 	net->listener = NULL;
-	pr_info("ko2iblnd: %s: RDMA device gone, NI is down\n", net->ifname);
+	pr_info("%s: RDMA device gone, NI is down\n", net->ifname);
 }
 
 static void kib_listener_removed(struct kib_net *net)
@@ -1049,20 +1055,20 @@ int kib_listen(struct kib_net *net)
 		return PTR_ERR(cmid);
 	rc = rdma_bind_addr(cmid, (struct sockaddr *)&sin);
 	if (rc) {
-		pr_err("ko2iblnd: cannot bind %pI4:%d: %d\n", &net->ip,
+		pr_err("cannot bind %pI4:%d: %d\n", &net->ip,
 		       kib_service, rc);
 		goto fail;
 	}
 	dev = cmid->device;
 	if (!dev) {
-		pr_err("ko2iblnd: no RDMA device on %s (rdma link add ... netdev %s?)\n",
+		pr_err("no RDMA device on %s (rdma link add ... netdev %s?)\n",
 		       net->ifname, net->ifname);
 		rc = -ENODEV;
 		goto fail;
 	}
 	if (!(dev->attrs.device_cap_flags & IB_DEVICE_MEM_MGT_EXTENSIONS) ||
 	    dev->attrs.max_fast_reg_page_list_len < KIB_MAX_RDMA_FRAGS) {
-		pr_err("ko2iblnd: %s: no fast registration of %d pages\n",
+		pr_err("%s: no fast registration of %d pages\n",
 		       dev_name(&dev->dev), KIB_MAX_RDMA_FRAGS);
 		rc = -EOPNOTSUPP;
 		goto fail;
@@ -1133,7 +1139,7 @@ static void kib_reap_peer_locked(struct kib_peer *peer, struct kib_reap *r)
 	lockdep_assert_held(&peer->net->lock);
 	list_for_each_entry_safe(conn, tmp, &peer->conns, list) {
 		if (kib_conn_timed_out(conn)) {
-			pr_warn("ko2iblnd: %s: messages timed out (%d s), closing\n",
+			pr_warn("%s: messages timed out (%d s), closing\n",
 				kib_nid(peer->nid, buf), kib_timeout);
 			kib_conn_close_locked(conn, -ETIMEDOUT);
 			continue;
@@ -1150,7 +1156,7 @@ static void kib_reap_peer_locked(struct kib_peer *peer, struct kib_reap *r)
 			kib_conn_close_locked(conn, -ETIMEDOUT);
 	conn = peer->connecting;
 	if (conn && kib_conn_expired(conn)) {
-		pr_info("ko2iblnd: %s: connect timed out\n",
+		pr_info("%s: connect timed out\n",
 			kib_nid(peer->nid, buf));
 		kib_conn_close_locked(conn, -ETIMEDOUT);
 	}
@@ -1172,10 +1178,8 @@ void kib_reaper(struct work_struct *work)
 	spin_lock_bh(&kib_data.nets_lock);
 	list_for_each_entry(net, &kib_data.nets, list) {
 		spin_lock(&net->lock);
-		for (b = 0; b < ARRAY_SIZE(net->peers); b++)
-			hlist_for_each_entry_safe(peer, tmp, &net->peers[b],
-						  hnode)
-				kib_reap_peer_locked(peer, &r);
+		hash_for_each_safe(net->peers, b, tmp, peer, hnode)
+			kib_reap_peer_locked(peer, &r);
 		spin_unlock(&net->lock);
 	}
 	spin_unlock_bh(&kib_data.nets_lock);

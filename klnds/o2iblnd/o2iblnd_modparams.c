@@ -10,6 +10,8 @@
  * peer_buffer_credits and peer_timeout (no routing), dev_failover, nscheds
  * (completions run on ib_cq's workqueue).
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/module.h>
 #include <linux/lnet/test-export.h>
 #include "o2iblnd.h"
@@ -99,30 +101,30 @@ KIB_IGNORED_INT(nscheds, 0, "scheduler threads: completions run on ib_cq's workq
 int kib_modparams_check(void)
 {
 	if (kib_peer_credits < 8 || kib_peer_credits > KIB_CREDITS_MAX) {
-		pr_err("ko2iblnd: peer_credits %d out of 8..%d\n",
+		pr_err("peer_credits %d out of 8..%d\n",
 		       kib_peer_credits, KIB_CREDITS_MAX);
 		return -EINVAL;
 	}
 	if (kib_credits < kib_peer_credits) {
-		pr_err("ko2iblnd: credits %d below peer_credits %d\n",
+		pr_err("credits %d below peer_credits %d\n",
 		       kib_credits, kib_peer_credits);
 		return -EINVAL;
 	}
 	if (kib_service <= 0 || kib_service > 65535) {
-		pr_err("ko2iblnd: service %d is no port\n", kib_service);
+		pr_err("service %d is no port\n", kib_service);
 		return -EINVAL;
 	}
 	if (kib_ntx < 2 * kib_peer_credits) {
-		pr_err("ko2iblnd: ntx %d below 2 x peer_credits\n", kib_ntx);
+		pr_err("ntx %d below 2 x peer_credits\n", kib_ntx);
 		return -EINVAL;
 	}
 	if (kib_retry_count < 0 || kib_retry_count > 7 ||
 	    kib_rnr_retry_count < 0 || kib_rnr_retry_count > 7) {
-		pr_err("ko2iblnd: retry counts must be 0..7\n");
+		pr_err("retry counts must be 0..7\n");
 		return -EINVAL;
 	}
 	if (kib_tos > 255 || kib_tos < -1) {
-		pr_err("ko2iblnd: tos %d out of -1..255\n", kib_tos);
+		pr_err("tos %d out of -1..255\n", kib_tos);
 		return -EINVAL;
 	}
 	if (kib_wrq_sge < 1)

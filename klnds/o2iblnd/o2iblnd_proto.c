@@ -5,6 +5,8 @@
  * Pure functions of their arguments, so the KUnit suite can feed them any
  * byte string.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/bitops.h>
 #include <linux/swab.h>
 #include <linux/lnet/test-export.h>

@@ -14,6 +14,8 @@
  * While LNet holds a receive (between lnet_parse() and recv(), or the
  * REPLY's send() for a GET_REQ) it holds a connection reference.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/lnet/nidstr.h>
 #include "o2iblnd.h"
 
@@ -22,7 +24,7 @@ static void kib_rx_drop_conn(struct kib_rx *rx, int error, const char *why)
 	struct kib_conn *conn = rx->conn;
 	char buf[LNET_NIDSTR_SIZE];
 
-	pr_warn_ratelimited("ko2iblnd: %s: %s (%d), closing the connection\n",
+	pr_warn_ratelimited("%s: %s (%d), closing the connection\n",
 			    lnet_nid2str(conn->peer->nid, buf, sizeof(buf)),
 			    why, error);
 	kib_conn_close(conn, error);
@@ -256,7 +258,7 @@ void kib_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 
 	if (wc->status != IB_WC_SUCCESS) {
 		if (wc->status != IB_WC_WR_FLUSH_ERR)
-			pr_warn_ratelimited("ko2iblnd: %s: receive failed: %s\n",
+			pr_warn_ratelimited("%s: receive failed: %s\n",
 					    lnet_nid2str(conn->peer->nid, buf,
 							 sizeof(buf)),
 					    ib_wc_status_msg(wc->status));

@@ -15,6 +15,8 @@
  * completes; sources are written with RDMA WRITEs chained before the
  * PUT_DONE/GET_DONE that tells the peer they landed (RC ordering).
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/highmem.h>
 #include <linux/jiffies.h>
 #include <linux/mm.h>
@@ -53,7 +55,7 @@ static void kib_pool_renew_mrs(struct work_struct *work)
 		tx->mr = ib_alloc_mr(net->pd, IB_MR_TYPE_MEM_REG,
 				     KIB_MAX_RDMA_FRAGS);
 		if (IS_ERR(tx->mr)) {
-			pr_warn_ratelimited("ko2iblnd: cannot renew an MR: %ld\n",
+			pr_warn_ratelimited("cannot renew an MR: %ld\n",
 					    PTR_ERR(tx->mr));
 			tx->mr = NULL;	/* this tx sends, never registers */
 		}
@@ -644,7 +646,7 @@ void kib_check_sends(struct kib_conn *conn)
 	if (noop)
 		kib_tx_done(noop);
 	if (rc) {
-		pr_warn_ratelimited("ko2iblnd: post failed: %d\n", rc);
+		pr_warn_ratelimited("post failed: %d\n", rc);
 		kib_conn_close(conn, rc);
 	}
 }
@@ -653,6 +655,7 @@ void kib_check_sends(struct kib_conn *conn)
 
 static bool kib_tx_idle_locked(struct kib_tx *tx)
 {
+	lockdep_assert_held(&tx->conn->lock);
 	if (tx->sending || tx->waiting)
 		return false;
 	list_del_init(&tx->list);
@@ -665,7 +668,7 @@ static void kib_tx_wc_error(struct kib_conn *conn, const struct ib_wc *wc,
 	char buf[LNET_NIDSTR_SIZE];
 
 	if (wc->status != IB_WC_WR_FLUSH_ERR)
-		pr_warn_ratelimited("ko2iblnd: %s: %s failed: %s\n",
+		pr_warn_ratelimited("%s: %s failed: %s\n",
 				    lnet_nid2str(conn->peer->nid, buf,
 						 sizeof(buf)),
 				    what, ib_wc_status_msg(wc->status));
@@ -964,7 +967,7 @@ int kib_send(struct lnet_ni *ni, void *private, struct lnet_msg *msg)
 
 	tx = kib_tx_get(net);
 	if (!tx) {
-		pr_warn_ratelimited("ko2iblnd: out of tx descriptors (ntx=%d)\n",
+		pr_warn_ratelimited("out of tx descriptors (ntx=%d)\n",
 				    kib_ntx);
 		return -ENOMEM;
 	}

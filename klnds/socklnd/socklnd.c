@@ -3,14 +3,15 @@
  * ksocklnd: module load and unload, the LND operations, NI startup and
  * shutdown, and the per-NI peer table.
  *
- * The threads (schedulers, connds, reaper) run while at least one NI of
- * ours is up. Shutting an NI down closes every connection of it (aborting
+ * The scheduler threads and the reaper's timer run while at least one NI
+ * of ours is up; the workqueues (handshakes, reaper) live as long as the
+ * module. Shutting an NI down closes every connection of it (aborting
  * handshakes in progress), waits until the reaper freed them and every
  * peer is gone: by then each message we were given has been finalized and
  * no lnet_parse() for the NI can be running.
  */
-#include <linux/hash.h>
-#include <linux/kthread.h>
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -23,11 +24,9 @@ struct ksock_data ksock_data;
 
 /* ---- peers ---------------------------------------------------------------------- */
 
-static struct hlist_head *ksock_peer_bucket(struct ksock_net *net,
-					    struct lnet_process_id id)
+static u64 ksock_peer_key(struct lnet_process_id id)
 {
-	return &net->peers[hash_64(id.nid ^ ((u64)id.pid << 32),
-				   KSOCK_PEER_HASH_BITS)];
+	return id.nid ^ ((u64)id.pid << 32);
 }
 
 struct ksock_peer *ksock_peer_find_locked(struct ksock_net *net,
@@ -36,7 +35,7 @@ struct ksock_peer *ksock_peer_find_locked(struct ksock_net *net,
 	struct ksock_peer *peer;
 
 	lockdep_assert_held(&net->lock);
-	hlist_for_each_entry(peer, ksock_peer_bucket(net, id), hnode)
+	hash_for_each_possible(net->peers, peer, hnode, ksock_peer_key(id))
 		if (peer->id.nid == id.nid && peer->id.pid == id.pid)
 			return peer;
 	return NULL;
@@ -49,7 +48,7 @@ static struct ksock_peer *ksock_peer_alloc(struct ksock_net *net,
 
 	if (!peer)
 		return NULL;
-	refcount_set(&peer->refs, 1);		/* the table's */
+	kref_init(&peer->kref);			/* the table's */
 	peer->net = net;
 	peer->id = id;
 	peer->ip = htonl(LNET_NIDADDR(id.nid));
@@ -57,7 +56,7 @@ static struct ksock_peer *ksock_peer_alloc(struct ksock_net *net,
 	INIT_LIST_HEAD(&peer->conns);
 	INIT_LIST_HEAD(&peer->tx_queue);
 	INIT_LIST_HEAD(&peer->zc_reqs);
-	INIT_LIST_HEAD(&peer->connd_list);
+	INIT_WORK(&peer->connd_work, ksock_connd_peer_work);
 	peer->zc_cookie = KSOCK_KEEPALIVE_PING;
 	peer->last_alive = jiffies;
 	peer->last_keepalive = jiffies;
@@ -90,7 +89,7 @@ struct ksock_peer *ksock_peer_find_or_create(struct ksock_net *net,
 	spin_lock_bh(&net->lock);
 	peer = ksock_peer_find_locked(net, id);
 	if (!peer && !net->shutdown) {
-		hlist_add_head(&new->hnode, ksock_peer_bucket(net, id));
+		hash_add(net->peers, &new->hnode, ksock_peer_key(id));
 		peer = new;
 		new = NULL;
 	}
@@ -102,12 +101,11 @@ struct ksock_peer *ksock_peer_find_or_create(struct ksock_net *net,
 	return peer;
 }
 
-void ksock_peer_put(struct ksock_peer *peer)
+void ksock_peer_release(struct kref *kref)
 {
+	struct ksock_peer *peer = container_of(kref, struct ksock_peer, kref);
 	struct ksock_net *net = peer->net;
 
-	if (!refcount_dec_and_test(&peer->refs))
-		return;
 	WARN_ON_ONCE(!list_empty(&peer->conns));
 	WARN_ON_ONCE(!list_empty(&peer->tx_queue));
 	WARN_ON_ONCE(!list_empty(&peer->zc_reqs));
@@ -119,67 +117,28 @@ void ksock_peer_put(struct ksock_peer *peer)
 
 /* ---- threads ------------------------------------------------------------------- */
 
+/*
+ * The last NI is down: no handshake is queued or running (shutdown waited
+ * for every net's nbusy) and every connection is freed, so only the
+ * reaper's own timer is left to stop.
+ */
 static void ksock_threads_stop(void)
 {
-	int i;
-
-	if (ksock_data.reaper) {
-		WRITE_ONCE(ksock_data.reaper_stop, true);
-		wake_up_all(&ksock_data.reaper_waitq);
-		kthread_stop(ksock_data.reaper);
-		ksock_data.reaper = NULL;
-	}
-	if (ksock_data.connds) {
-		WRITE_ONCE(ksock_data.connd_stop, true);
-		wake_up_all(&ksock_data.connd_waitq);
-		for (i = 0; i < ksock_data.nconnds; i++)
-			if (ksock_data.connds[i])
-				kthread_stop(ksock_data.connds[i]);
-		kfree(ksock_data.connds);
-		ksock_data.connds = NULL;
-		ksock_data.nconnds = 0;
-	}
+	cancel_delayed_work_sync(&ksock_data.reaper);
+	flush_workqueue(ksock_data.reaper_wq);
+	flush_workqueue(ksock_data.connd_wq);
 	ksock_scheds_stop();
 }
 
 static int ksock_threads_start(void)
 {
-	struct task_struct *task;
-	int i, rc;
+	int rc;
 
 	rc = ksock_scheds_start();
 	if (rc)
 		return rc;
-
-	ksock_data.connd_stop = false;
-	ksock_data.connds = kcalloc(ksock_nconnds, sizeof(*ksock_data.connds),
-				    GFP_KERNEL);
-	if (!ksock_data.connds) {
-		rc = -ENOMEM;
-		goto fail;
-	}
-	ksock_data.nconnds = ksock_nconnds;
-	for (i = 0; i < ksock_nconnds; i++) {
-		task = kthread_run(ksock_connd, NULL, "socknal_cd%02d", i);
-		if (IS_ERR(task)) {
-			rc = PTR_ERR(task);
-			goto fail;
-		}
-		ksock_data.connds[i] = task;
-	}
-
-	ksock_data.reaper_stop = false;
-	task = kthread_run(ksock_reaper, NULL, "socknal_reaper");
-	if (IS_ERR(task)) {
-		rc = PTR_ERR(task);
-		goto fail;
-	}
-	ksock_data.reaper = task;
+	queue_delayed_work(ksock_data.reaper_wq, &ksock_data.reaper, HZ);
 	return 0;
-
-fail:
-	ksock_threads_stop();
-	return rc;
 }
 
 /* ---- NI startup and shutdown ------------------------------------------------------ */
@@ -188,15 +147,14 @@ static int ksock_startup(struct lnet_ni *ni)
 {
 	char nidstr[LNET_NIDSTR_SIZE];
 	struct ksock_net *net;
-	int i, rc;
+	int rc;
 
 	net = kzalloc(sizeof(*net), GFP_KERNEL);
 	if (!net)
 		return -ENOMEM;
 	net->ni = ni;
 	spin_lock_init(&net->lock);
-	for (i = 0; i < ARRAY_SIZE(net->peers); i++)
-		INIT_HLIST_HEAD(&net->peers[i]);
+	hash_init(net->peers);
 	mutex_init(&net->sock_mutex);
 	INIT_LIST_HEAD(&net->socks);
 	atomic_set(&net->npeers, 0);
@@ -231,7 +189,7 @@ static int ksock_startup(struct lnet_ni *ni)
 	list_add_tail(&net->list, &ksock_data.nets);
 	spin_unlock_bh(&ksock_data.nets_lock);
 
-	pr_info("ksocklnd: %s up on %s (%d bulk connection(s) per direction)\n",
+	pr_info("%s up on %s (%d bulk connection(s) per direction)\n",
 		lnet_nid2str(lnet_ni_nid(ni), nidstr, sizeof(nidstr)),
 		net->ifname, net->conns_per_peer);
 	return 0;
@@ -256,15 +214,13 @@ static void ksock_net_close_all(struct ksock_net *net)
 
 	spin_lock_bh(&net->lock);
 	net->shutdown = true;
-	for (b = 0; b < ARRAY_SIZE(net->peers); b++) {
-		hlist_for_each_entry_safe(peer, tmp, &net->peers[b], hnode) {
-			ksock_peer_close_locked(peer, -ESHUTDOWN);
-			list_splice_tail_init(&peer->tx_queue, &zombies);
-			hlist_del(&peer->hnode);
-			peer->unhashed = true;
-			/* the table's reference; connd jobs hold their own */
-			ksock_peer_put(peer);
-		}
+	hash_for_each_safe(net->peers, b, tmp, peer, hnode) {
+		ksock_peer_close_locked(peer, -ESHUTDOWN);
+		list_splice_tail_init(&peer->tx_queue, &zombies);
+		hash_del(&peer->hnode);
+		peer->unhashed = true;
+		/* the table's reference; connd jobs hold their own */
+		ksock_peer_put(peer);
 	}
 	spin_unlock_bh(&net->lock);
 	ksock_txlist_done(&zombies, -ESHUTDOWN);
@@ -291,7 +247,7 @@ static void ksock_shutdown(struct lnet_ni *ni)
 				   !atomic_read(&net->nbusy), HZ)) {
 		ksock_net_abort_handshakes(net);
 		if (!(++waited % 10))
-			pr_info("ksocklnd: %s: waiting for %d peers, %d connections, %d handshakes\n",
+			pr_info("%s: waiting for %d peers, %d connections, %d handshakes\n",
 				lnet_nid2str(lnet_ni_nid(ni), nidstr,
 					     sizeof(nidstr)),
 				atomic_read(&net->npeers),
@@ -317,12 +273,9 @@ static void ksock_notify_peer_down(lnet_nid_t nid)
 	spin_lock_bh(&ksock_data.nets_lock);
 	list_for_each_entry(net, &ksock_data.nets, list) {
 		spin_lock(&net->lock);
-		for (b = 0; b < ARRAY_SIZE(net->peers); b++)
-			hlist_for_each_entry_safe(peer, tmp, &net->peers[b],
-						  hnode)
-				if (peer->id.nid == nid)
-					ksock_peer_close_locked(peer,
-								-EHOSTDOWN);
+		hash_for_each_safe(net->peers, b, tmp, peer, hnode)
+			if (peer->id.nid == nid)
+				ksock_peer_close_locked(peer, -EHOSTDOWN);
 		spin_unlock(&net->lock);
 	}
 	spin_unlock_bh(&ksock_data.nets_lock);
@@ -349,22 +302,43 @@ static int __init ksock_module_init(void)
 	mutex_init(&ksock_data.mutex);
 	spin_lock_init(&ksock_data.nets_lock);
 	INIT_LIST_HEAD(&ksock_data.nets);
-	spin_lock_init(&ksock_data.connd_lock);
-	INIT_LIST_HEAD(&ksock_data.connd_peers);
-	INIT_LIST_HEAD(&ksock_data.connd_reqs);
-	init_waitqueue_head(&ksock_data.connd_waitq);
 	spin_lock_init(&ksock_data.reaper_lock);
 	INIT_LIST_HEAD(&ksock_data.zombies);
-	init_waitqueue_head(&ksock_data.reaper_waitq);
+	INIT_WORK(&ksock_data.zombie_work, ksock_reap_zombies);
+	INIT_DELAYED_WORK(&ksock_data.reaper, ksock_reaper);
 	init_waitqueue_head(&ksock_data.shutdown_waitq);
 
-	return lnet_register_lnd(&ksock_lnd);
+	/* handshakes may be on the way of memory reclaim (Lustre writeback) */
+	ksock_data.connd_wq = alloc_workqueue("ksocklnd_connd",
+					      WQ_UNBOUND | WQ_MEM_RECLAIM,
+					      ksock_nconnds);
+	if (!ksock_data.connd_wq)
+		return -ENOMEM;
+	ksock_data.reaper_wq = alloc_ordered_workqueue("ksocklnd_reaper",
+						       WQ_MEM_RECLAIM);
+	if (!ksock_data.reaper_wq) {
+		rc = -ENOMEM;
+		goto fail_connd_wq;
+	}
+
+	rc = lnet_register_lnd(&ksock_lnd);
+	if (rc)
+		goto fail_reaper_wq;
+	return 0;
+
+fail_reaper_wq:
+	destroy_workqueue(ksock_data.reaper_wq);
+fail_connd_wq:
+	destroy_workqueue(ksock_data.connd_wq);
+	return rc;
 }
 
 static void __exit ksock_module_exit(void)
 {
 	/* no NI of ours can exist: each holds a reference on this module */
 	lnet_unregister_lnd(&ksock_lnd);
+	destroy_workqueue(ksock_data.reaper_wq);
+	destroy_workqueue(ksock_data.connd_wq);
 }
 
 module_init(ksock_module_init);

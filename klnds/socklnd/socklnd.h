@@ -13,9 +13,10 @@
  *   ksock_sched	one scheduler thread: receives and transmits for its
  *		connections, bound to a CPU partition
  *
- * Threads: the schedulers (nscheds per CPT), the connection daemons
- * (nconnds: active connects and passive handshakes, which block), and one
- * reaper (timeouts, keepalives, reconnects, freeing closed connections).
+ * Threads: the schedulers (nscheds per CPT). Work items: the handshakes
+ * (active connects and passive hellos, which block) on connd_wq, at most
+ * nconnds at once; the reaper (timeouts, keepalives, reconnects, freeing
+ * closed connections) on the ordered reaper_wq.
  *
  * Lock order (outer first); every lock is taken with BH disabled, since
  * the socket callbacks run in softirq context:
@@ -28,7 +29,6 @@
  *         sched->lock		the scheduler's queues; each of its
  *				connections' tx queue and rx/tx flags, and the
  *				rx hand-off with lnet_parse()/recv()
- *   ksock_data.connd_lock	connd work queues (a leaf)
  *   ksock_data.reaper_lock	closed connections awaiting free (a leaf,
  *				taken with IRQs saved: any context)
  *   net->sock_mutex		handshakes in progress (a mutex; no spinlock
@@ -41,14 +41,16 @@
 #define _KSOCKLND_H
 
 #include <linux/atomic.h>
+#include <linux/hashtable.h>
+#include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/net.h>
-#include <linux/refcount.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/uio.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 #include <linux/lnet/lnd.h>
 
 /* ---- wire (Documentation/wire/socklnd.md) -------------------------------- */
@@ -180,7 +182,7 @@ struct ksock_net {
 	int			conns_per_peer;
 
 	spinlock_t		lock;
-	struct hlist_head	peers[1 << KSOCK_PEER_HASH_BITS];
+	DECLARE_HASHTABLE(peers, KSOCK_PEER_HASH_BITS);
 	bool			shutdown;
 
 	/* sockets in a handshake, so shutdown can abort them */
@@ -194,7 +196,7 @@ struct ksock_net {
 
 struct ksock_peer {
 	struct hlist_node	hnode;		/* net->peers */
-	refcount_t		refs;
+	struct kref		kref;
 	struct ksock_net	*net;
 	struct lnet_process_id	id;
 	__be32			ip;
@@ -217,7 +219,7 @@ struct ksock_peer {
 	unsigned long		last_alive;	/* jiffies of last rx */
 	unsigned long		last_keepalive;
 
-	struct list_head	connd_list;	/* ksock_data.connd_peers */
+	struct work_struct	connd_work;	/* while @connecting */
 };
 
 enum ksock_rx_state {
@@ -230,7 +232,7 @@ enum ksock_rx_state {
 };
 
 struct ksock_conn {
-	refcount_t		refs;
+	struct kref		kref;
 	struct ksock_net	*net;
 	struct ksock_peer	*peer;		/* reference held */
 	struct socket		*sock;
@@ -297,7 +299,7 @@ enum ksock_tx_kind {
 struct ksock_tx {
 	struct list_head	list;		/* conn or peer tx_queue */
 	struct list_head	zc_list;	/* peer->zc_reqs */
-	refcount_t		refs;		/* 2 while a ZC request */
+	struct kref		kref;		/* 2 while a ZC request */
 	enum ksock_tx_kind	kind;
 	struct lnet_msg		*msg;		/* NULL for a NOOP */
 	struct ksock_conn	*conn;		/* queued on (no reference) */
@@ -326,19 +328,15 @@ struct ksock_data {
 	struct ksock_sched	*scheds;
 	int			nscheds;
 
-	spinlock_t		connd_lock;
-	struct list_head	connd_peers;	/* peers to connect */
-	struct list_head	connd_reqs;	/* accepted sockets */
-	wait_queue_head_t	connd_waitq;
-	struct task_struct	**connds;
-	int			nconnds;
-	bool			connd_stop;
+	/* handshakes (peer->connd_work, connreq->work); max_active nconnds */
+	struct workqueue_struct	*connd_wq;
 
+	/* ordered: zombie_work and the reaper never run at once */
+	struct workqueue_struct	*reaper_wq;
 	spinlock_t		reaper_lock;
 	struct list_head	zombies;	/* conns at refcount 0 */
-	wait_queue_head_t	reaper_waitq;
-	struct task_struct	*reaper;
-	bool			reaper_stop;
+	struct work_struct	zombie_work;
+	struct delayed_work	reaper;		/* once a second */
 
 	/* NI shutdown waits here for its peers, conns and connd jobs */
 	wait_queue_head_t	shutdown_waitq;
@@ -348,7 +346,7 @@ extern struct ksock_data ksock_data;
 
 /* a socket accepted for one of our NIs, waiting for a connd */
 struct ksock_connreq {
-	struct list_head	list;
+	struct work_struct	work;		/* on ksock_data.connd_wq */
 	struct ksock_net	*net;
 	struct socket		*sock;
 };
@@ -365,10 +363,16 @@ struct ksock_peer *ksock_peer_find_locked(struct ksock_net *net,
 struct ksock_peer *ksock_peer_find_or_create(struct ksock_net *net,
 					     struct lnet_process_id id,
 					     gfp_t gfp);
-void ksock_peer_put(struct ksock_peer *peer);
+void ksock_peer_release(struct kref *kref);
+
 static inline void ksock_peer_get(struct ksock_peer *peer)
 {
-	refcount_inc(&peer->refs);
+	kref_get(&peer->kref);
+}
+
+static inline void ksock_peer_put(struct ksock_peer *peer)
+{
+	kref_put(&peer->kref, ksock_peer_release);
 }
 
 /* socklnd_proto.c */
@@ -392,16 +396,22 @@ void ksock_dump_hello_bytes(const char *what, const void *buf, size_t len);
 
 /* socklnd_conn.c */
 int ksock_accept(struct lnet_ni *ni, struct socket *sock);
-int ksock_connd(void *arg);
+void ksock_connd_peer_work(struct work_struct *work);
 void ksock_peer_maybe_connect_locked(struct ksock_peer *peer);
 int ksock_next_conn_type_locked(struct ksock_peer *peer);
 void ksock_conn_close_locked(struct ksock_conn *conn, int error);
 void ksock_peer_close_locked(struct ksock_peer *peer, int error);
 void ksock_conn_close(struct ksock_conn *conn, int error);
-void ksock_conn_put(struct ksock_conn *conn);
+void ksock_conn_release(struct kref *kref);
+
 static inline void ksock_conn_get(struct ksock_conn *conn)
 {
-	refcount_inc(&conn->refs);
+	kref_get(&conn->kref);
+}
+
+static inline void ksock_conn_put(struct ksock_conn *conn)
+{
+	kref_put(&conn->kref, ksock_conn_release);
 }
 void ksock_conn_destroy(struct ksock_conn *conn);
 void ksock_conn_terminate(struct ksock_conn *conn);
@@ -443,7 +453,8 @@ struct ksock_sched *ksock_sched_pick(struct lnet_ni *ni, lnet_nid_t nid);
 void ksock_sched_release(struct ksock_sched *sched);
 void ksock_conn_schedule_rx_locked(struct ksock_conn *conn);
 void ksock_conn_schedule_tx_locked(struct ksock_conn *conn);
-int ksock_reaper(void *arg);
+void ksock_reaper(struct work_struct *work);
+void ksock_reap_zombies(struct work_struct *work);
 
 /* socklnd_lib.c */
 int ksock_socket_setup(struct socket *sock);

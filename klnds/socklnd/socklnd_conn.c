@@ -2,11 +2,11 @@
 /*
  * Connections: the handshakes (Documentation/wire/socklnd.md, "Handshake"),
  * registration with their peer (races, duplicates, incarnations: "Races and
- * rejections" there), start, close and destruction; and the connection
- * daemons that run the handshakes.
+ * rejections" there), start, close and destruction; and the connd work
+ * items that run the handshakes.
  *
  * Life of a connection
- *  1. A connd completes a handshake on a bare socket: actively (connect
+ *  1. A connd work item completes a handshake on a bare socket: actively (connect
  *     through lnet_connect(), our hello, the peer's reply) or passively
  *     (a socket from the acceptor: the peer's hello, then our reply).
  *  2. ksock_conn_register() adds it to its peer under net->lock, after
@@ -21,7 +21,8 @@
  *  5. The last reference puts it on the reaper's list, which releases the
  *     socket and frees it.
  */
-#include <linux/kthread.h>
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/slab.h>
 #include <net/sock.h>
 #include <linux/lnet/acceptor.h>
@@ -153,7 +154,7 @@ static struct ksock_conn *ksock_conn_alloc(struct ksock_net *net,
 
 	if (!conn)
 		return NULL;
-	refcount_set(&conn->refs, 1);		/* the creator's */
+	kref_init(&conn->kref);			/* the creator's */
 	conn->net = net;
 	conn->sock = sock;
 	conn->type = type;
@@ -225,7 +226,7 @@ static int ksock_conn_register(struct ksock_conn *conn,
 	if (!list_empty(&peer->conns) &&
 	    (peer->incarnation != conn->incarnation ||
 	     peer->proto != conn->proto)) {
-		pr_info_ratelimited("ksocklnd: %s restarted (new incarnation or protocol): closing its connections\n",
+		pr_info_ratelimited("%s restarted (new incarnation or protocol): closing its connections\n",
 				    lnet_nid2str(id.nid, str, sizeof(str)));
 		ksock_peer_close_locked(peer, -ESTALE);
 		rc = -ESTALE;
@@ -241,7 +242,7 @@ static int ksock_conn_register(struct ksock_conn *conn,
 
 	conn->peer = peer;		/* our find reference is the conn's now */
 	peer = NULL;
-	refcount_inc(&conn->refs);	/* the peer list's */
+	ksock_conn_get(conn);		/* the peer list's */
 	atomic_inc(&net->nconns);
 	list_add_tail(&conn->peer_list, &conn->peer->conns);
 	conn->peer->nconns[conn->type]++;
@@ -368,22 +369,22 @@ void ksock_conn_terminate(struct ksock_conn *conn)
 	kernel_sock_shutdown(conn->sock, SHUT_RDWR);
 	ksock_conn_abort_zc(conn);
 	if (conn->error && conn->error != -ESHUTDOWN)
-		pr_info_ratelimited("ksocklnd: closed connection to %s at %pI4 (type %d): %d\n",
+		pr_info_ratelimited("closed connection to %s at %pI4 (type %d): %d\n",
 				    lnet_nid2str(conn->peer->id.nid, str,
 						 sizeof(str)),
 				    &conn->peer_ip, conn->type, conn->error);
 }
 
-void ksock_conn_put(struct ksock_conn *conn)
+/* The last reference: the reaper frees @conn (ksock_conn_destroy()). */
+void ksock_conn_release(struct kref *kref)
 {
+	struct ksock_conn *conn = container_of(kref, struct ksock_conn, kref);
 	unsigned long flags;
 
-	if (!refcount_dec_and_test(&conn->refs))
-		return;
 	spin_lock_irqsave(&ksock_data.reaper_lock, flags);
 	list_add_tail(&conn->zombie_list, &ksock_data.zombies);
 	spin_unlock_irqrestore(&ksock_data.reaper_lock, flags);
-	wake_up(&ksock_data.reaper_waitq);
+	queue_work(ksock_data.reaper_wq, &ksock_data.zombie_work);
 }
 
 /* The reaper frees a connection nobody refers to any more. */
@@ -405,41 +406,10 @@ void ksock_conn_destroy(struct ksock_conn *conn)
 
 /* ---- the passive side ------------------------------------------------------------- */
 
-/**
- * ksock_accept() - the acceptor hands us a socket for @ni
- * @ni: the NI the connection request named
- * @sock: the socket, with the request read
- *
- * The handshake blocks, so a connd does it.
- * Return: 0 (the socket is ours), -ENOMEM or -ESHUTDOWN.
- */
-int ksock_accept(struct lnet_ni *ni, struct socket *sock)
+static void ksock_passive_handshake(struct work_struct *work)
 {
-	struct ksock_net *net = lnet_ni_data(ni);
-	struct ksock_connreq *cr = kzalloc(sizeof(*cr), GFP_NOFS);
-
-	if (!cr)
-		return -ENOMEM;
-	spin_lock_bh(&net->lock);
-	if (net->shutdown) {
-		spin_unlock_bh(&net->lock);
-		kfree(cr);
-		return -ESHUTDOWN;
-	}
-	atomic_inc(&net->nbusy);
-	spin_unlock_bh(&net->lock);
-
-	cr->net = net;
-	cr->sock = sock;
-	spin_lock_bh(&ksock_data.connd_lock);
-	list_add_tail(&cr->list, &ksock_data.connd_reqs);
-	spin_unlock_bh(&ksock_data.connd_lock);
-	wake_up(&ksock_data.connd_waitq);
-	return 0;
-}
-
-static void ksock_passive_handshake(struct ksock_connreq *cr)
-{
+	struct ksock_connreq *cr = container_of(work, struct ksock_connreq,
+						work);
 	struct ksock_net *net = cr->net;
 	struct socket *sock = cr->sock;
 	int timeout = lnet_acceptor_timeout();
@@ -468,18 +438,18 @@ static void ksock_passive_handshake(struct ksock_connreq *cr)
 		ksock_hello_init(net, &reply, KSOCK_PROTO_V3, LNET_NID_ANY,
 				 KSOCK_CONN_NONE);
 		ksock_send_hello(sock, &reply, timeout);
-		pr_warn_ratelimited("ksocklnd: %pI4: hello of protocol version %u refused\n",
+		pr_warn_ratelimited("%pI4: hello of protocol version %u refused\n",
 				    &peer_ip, h.version);
 		goto out;
 	}
 	if (rc) {
-		pr_warn_ratelimited("ksocklnd: %pI4: bad or missing hello (%d)\n",
+		pr_warn_ratelimited("%pI4: bad or missing hello (%d)\n",
 				    &peer_ip, rc);
 		goto out;
 	}
 	if (h.src_nid == LNET_NID_ANY ||
 	    h.dst_nid != lnet_ni_nid(net->ni)) {
-		pr_warn_ratelimited("ksocklnd: %pI4: hello from %s for %s refused\n",
+		pr_warn_ratelimited("%pI4: hello from %s for %s refused\n",
 				    &peer_ip,
 				    lnet_nid2str(h.src_nid, str, sizeof(str)),
 				    h.dst_nid == lnet_ni_nid(net->ni) ?
@@ -488,7 +458,7 @@ static void ksock_passive_handshake(struct ksock_connreq *cr)
 	}
 	type = ksock_conn_type_inverse(h.type);
 	if (type == KSOCK_CONN_NONE) {
-		pr_warn_ratelimited("ksocklnd: %pI4: hello with connection type %d refused\n",
+		pr_warn_ratelimited("%pI4: hello with connection type %d refused\n",
 				    &peer_ip, h.type);
 		goto out;
 	}
@@ -540,6 +510,37 @@ out_unbusy:
 	ksock_net_unbusy(net);
 }
 
+/**
+ * ksock_accept() - the acceptor hands us a socket for @ni
+ * @ni: the NI the connection request named
+ * @sock: the socket, with the request read
+ *
+ * The handshake blocks, so it runs as a work item on connd_wq.
+ * Return: 0 (the socket is ours), -ENOMEM or -ESHUTDOWN.
+ */
+int ksock_accept(struct lnet_ni *ni, struct socket *sock)
+{
+	struct ksock_net *net = lnet_ni_data(ni);
+	struct ksock_connreq *cr = kzalloc(sizeof(*cr), GFP_NOFS);
+
+	if (!cr)
+		return -ENOMEM;
+	spin_lock_bh(&net->lock);
+	if (net->shutdown) {
+		spin_unlock_bh(&net->lock);
+		kfree(cr);
+		return -ESHUTDOWN;
+	}
+	atomic_inc(&net->nbusy);
+	spin_unlock_bh(&net->lock);
+
+	cr->net = net;
+	cr->sock = sock;
+	INIT_WORK(&cr->work, ksock_passive_handshake);
+	queue_work(ksock_data.connd_wq, &cr->work);
+	return 0;
+}
+
 /* ---- the active side -------------------------------------------------------------- */
 
 /*
@@ -582,7 +583,7 @@ static int ksock_active_connect(struct ksock_peer *peer, int type)
 		goto fail;
 	rc = ksock_recv_hello(sock, &reply, &flip, timeout);
 	if (rc == -EPROTONOSUPPORT) {
-		pr_warn_ratelimited("ksocklnd: %s answers with protocol version %u, which we do not speak\n",
+		pr_warn_ratelimited("%s answers with protocol version %u, which we do not speak\n",
 				    lnet_nid2str(peer->id.nid, str, sizeof(str)),
 				    reply.version);
 		rc = -EPROTO;
@@ -599,7 +600,7 @@ static int ksock_active_connect(struct ksock_peer *peer, int type)
 	}
 	if (reply.src_nid == LNET_NID_ANY ||
 	    reply.src_nid != peer->id.nid || reply.src_pid != peer->id.pid) {
-		pr_err_ratelimited("ksocklnd: connected to %s but the peer claims to be %u-%s\n",
+		pr_err_ratelimited("connected to %s but the peer claims to be %u-%s\n",
 				   lnet_nid2str(peer->id.nid, str, sizeof(str)),
 				   reply.src_pid,
 				   lnet_nid2str(reply.src_nid, str2, sizeof(str2)));
@@ -612,7 +613,7 @@ static int ksock_active_connect(struct ksock_peer *peer, int type)
 	}
 	if (reply.dst_nid != me ||
 	    reply.type != ksock_conn_type_inverse(type)) {
-		pr_err_ratelimited("ksocklnd: %s: bad hello reply (type %d for %d)\n",
+		pr_err_ratelimited("%s: bad hello reply (type %d for %d)\n",
 				   lnet_nid2str(peer->id.nid, str, sizeof(str)),
 				   reply.type, type);
 		rc = -EPROTO;
@@ -674,6 +675,7 @@ int ksock_next_conn_type_locked(struct ksock_peer *peer)
 
 static bool ksock_peer_has_each_type_locked(struct ksock_peer *peer)
 {
+	lockdep_assert_held(&peer->net->lock);
 	if (!ksock_typed_conns)
 		return peer->nconns[KSOCK_CONN_ANY];
 	return peer->nconns[KSOCK_CONN_CONTROL] &&
@@ -681,7 +683,7 @@ static bool ksock_peer_has_each_type_locked(struct ksock_peer *peer)
 	       peer->nconns[KSOCK_CONN_BULK_OUT];
 }
 
-/* Queue @peer for a connd. Context: net->lock held. */
+/* Queue @peer's connect work. Context: net->lock held. */
 static void ksock_connd_queue_peer_locked(struct ksock_peer *peer)
 {
 	lockdep_assert_held(&peer->net->lock);
@@ -690,10 +692,7 @@ static void ksock_connd_queue_peer_locked(struct ksock_peer *peer)
 	peer->connecting = true;
 	ksock_peer_get(peer);
 	atomic_inc(&peer->net->nbusy);
-	spin_lock(&ksock_data.connd_lock);
-	list_add_tail(&peer->connd_list, &ksock_data.connd_peers);
-	spin_unlock(&ksock_data.connd_lock);
-	wake_up(&ksock_data.connd_waitq);
+	queue_work(ksock_data.connd_wq, &peer->connd_work);
 }
 
 /* Connect if @peer misses connections and is not backing off. */
@@ -712,9 +711,14 @@ void ksock_peer_maybe_connect_locked(struct ksock_peer *peer)
 	ksock_connd_queue_peer_locked(peer);
 }
 
-/* A connd's job: open the connections @peer misses. */
-static void ksock_connect_peer(struct ksock_peer *peer)
+/*
+ * Open the connections @peer misses. The work holds a peer reference,
+ * dropped at the end: the peer (and this work item) may be freed then.
+ */
+void ksock_connd_peer_work(struct work_struct *work)
 {
+	struct ksock_peer *peer = container_of(work, struct ksock_peer,
+					       connd_work);
 	struct ksock_net *net = peer->net;
 	char str[LNET_NIDSTR_SIZE];
 	int type, rc = 0, again = 0;
@@ -769,44 +773,10 @@ static void ksock_connect_peer(struct ksock_peer *peer)
 	spin_unlock_bh(&net->lock);
 
 	if (rc && rc != -EALREADY && rc != -ESHUTDOWN)
-		pr_info_ratelimited("ksocklnd: cannot connect to %s: %d\n",
+		pr_info_ratelimited("cannot connect to %s: %d\n",
 				    lnet_nid2str(peer->id.nid, str, sizeof(str)),
 				    rc);
 	ksock_txlist_done(&failed, -EHOSTUNREACH);
 	ksock_peer_put(peer);
 	ksock_net_unbusy(net);
-}
-
-int ksock_connd(void *arg)
-{
-	struct ksock_connreq *cr;
-	struct ksock_peer *peer;
-
-	while (!kthread_should_stop()) {
-		spin_lock_bh(&ksock_data.connd_lock);
-		cr = list_first_entry_or_null(&ksock_data.connd_reqs,
-					      struct ksock_connreq, list);
-		peer = NULL;
-		if (cr) {
-			list_del(&cr->list);
-		} else {
-			peer = list_first_entry_or_null(&ksock_data.connd_peers,
-							struct ksock_peer,
-							connd_list);
-			if (peer)
-				list_del_init(&peer->connd_list);
-		}
-		spin_unlock_bh(&ksock_data.connd_lock);
-
-		if (cr)
-			ksock_passive_handshake(cr);
-		else if (peer)
-			ksock_connect_peer(peer);
-		else
-			wait_event_interruptible(ksock_data.connd_waitq,
-						 kthread_should_stop() ||
-						 !list_empty(&ksock_data.connd_reqs) ||
-						 !list_empty(&ksock_data.connd_peers));
-	}
-	return 0;
 }

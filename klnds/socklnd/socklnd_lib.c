@@ -10,6 +10,8 @@
  * the saved callbacks when the connection closes, again under
  * sk_callback_lock, so no callback sees a connection being torn down.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/ethtool.h>
 #include <linux/inetdevice.h>
 #include <linux/log2.h>

@@ -4,11 +4,13 @@
  * parameters").
  *
  * Accepted but ignored (kept so that Lustre configurations load):
- * peer_buffer_credits, peer_timeout (no routing here), nconnds_max (the
- * connd pool does not grow), enable_csum (we never send checksums and do
+ * peer_buffer_credits, peer_timeout (no routing here), nconnds_max
+ * (nconnds is a fixed limit), enable_csum (we never send checksums and do
  * not verify received ones), zc_recv, round_robin (always round robin),
  * eager_ack, skip_mr_route_setup.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/module.h>
 #include "socklnd.h"
 
@@ -39,11 +41,11 @@ MODULE_PARM_DESC(nscheds, "scheduler threads per CPU partition (0: one per CPU o
 
 int ksock_nconnds = 4;
 module_param_named(nconnds, ksock_nconnds, int, 0444);
-MODULE_PARM_DESC(nconnds, "connection daemon threads");
+MODULE_PARM_DESC(nconnds, "handshakes in progress at once (connd workqueue's max_active)");
 
 static int nconnds_max = 64;
 module_param(nconnds_max, int, 0444);
-MODULE_PARM_DESC(nconnds_max, "most connection daemon threads (ignored: the pool is fixed)");
+MODULE_PARM_DESC(nconnds_max, "most handshakes at once (ignored: nconnds is fixed)");
 
 int ksock_typed_conns = 1;
 module_param_named(typed_conns, ksock_typed_conns, int, 0444);
@@ -137,16 +139,16 @@ int ksock_modparams_check(void)
 {
 	if (ksock_credits < 1 || ksock_peer_credits < 1 ||
 	    ksock_peer_credits > ksock_credits) {
-		pr_err("ksocklnd: credits=%d peer_credits=%d: need 1 <= peer_credits <= credits\n",
+		pr_err("credits=%d peer_credits=%d: need 1 <= peer_credits <= credits\n",
 		       ksock_credits, ksock_peer_credits);
 		return -EINVAL;
 	}
 	if (ksock_typed_conns != 0 && ksock_typed_conns != 1) {
-		pr_err("ksocklnd: typed_conns must be 0 or 1\n");
+		pr_err("typed_conns must be 0 or 1\n");
 		return -EINVAL;
 	}
 	if (ksock_conns_per_peer < 0 || ksock_conns_per_peer > 127) {
-		pr_err("ksocklnd: conns_per_peer must be 0..127\n");
+		pr_err("conns_per_peer must be 0..127\n");
 		return -EINVAL;
 	}
 	if (ksock_tos > 255)

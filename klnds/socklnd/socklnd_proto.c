@@ -8,6 +8,8 @@
  * swap what a peer of the other byte order sent ("flip", learned from the
  * hello's magic).
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/printk.h>
 #include <linux/swab.h>
 #include <linux/lnet/acceptor.h>
@@ -179,7 +181,8 @@ void ksock_dump_hello_bytes(const char *what, const void *buf, size_t len)
 {
 	if (!READ_ONCE(ksock_dump_hello))
 		return;
-	pr_info("ksocklnd: %s (%zu bytes)\n", what, len);
-	print_hex_dump(KERN_INFO, "ksocklnd hello: ", DUMP_PREFIX_OFFSET, 16,
-		       1, buf, len, false);
+	pr_info("%s (%zu bytes)\n", what, len);
+	/* the bytes themselves only with dynamic debug enabled for this site */
+	print_hex_dump_debug(KBUILD_MODNAME " hello: ", DUMP_PREFIX_OFFSET, 16,
+			     1, buf, len, false);
 }

@@ -19,6 +19,8 @@
  * The PARSE/PARKED/BODY hand-off with recv() is under sched->lock; the
  * other states belong to the scheduler thread alone.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/net.h>
 #include <linux/lnet/nidstr.h>
 #include "socklnd.h"
@@ -116,7 +118,7 @@ static int ksock_rx_parse(struct ksock_conn *conn)
 		spin_unlock_bh(&sched->lock);
 		ksock_conn_put(conn);
 		if (rc != -ESHUTDOWN)
-			pr_warn_ratelimited("ksocklnd: bad LNet header from %s (type %u, %u bytes): closing the connection\n",
+			pr_warn_ratelimited("bad LNet header from %s (type %u, %u bytes): closing the connection\n",
 					    lnet_nid2str(peer->id.nid, str,
 							 sizeof(str)),
 					    hdr.type, hdr.payload_length);
@@ -279,7 +281,7 @@ close:
 	goto dead;
 
 proto:
-	pr_warn_ratelimited("ksocklnd: protocol error from %s (message type %#x): closing its connections\n",
+	pr_warn_ratelimited("protocol error from %s (message type %#x): closing its connections\n",
 			    lnet_nid2str(conn->peer->id.nid, str, sizeof(str)),
 			    conn->rx_ksh.type);
 	spin_lock_bh(&conn->net->lock);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The scheduler threads and the reaper.
+ * The scheduler threads and the reaper (work items on the ordered
+ * ksock_data.reaper_wq).
  *
  * Each scheduler serves its own connections (placed on the least loaded
  * scheduler of the peer's CPU partition): a connection with something to
@@ -9,11 +10,14 @@
  * while it does. The scheduler reads and writes without blocking and
  * puts the connection back if there is more to do.
  *
- * The reaper wakes every second, and when a connection dies: it frees
- * dead connections, closes connections that stopped making progress
- * (sock_timeout), fails messages that waited too long for a connection,
- * sends keepalive NOOPs to quiet peers and retries connections.
+ * The reaper runs when a connection dies (ksock_reap_zombies(): frees
+ * dead connections) and every second (ksock_reaper(): closes connections
+ * that stopped making progress (sock_timeout), fails messages that waited
+ * too long for a connection, sends keepalive NOOPs to quiet peers and
+ * retries connections).
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/kthread.h>
 #include <linux/slab.h>
 #include <net/sock.h>
@@ -303,7 +307,7 @@ static void ksock_peer_scan_locked(struct ksock_peer *peer, unsigned long now,
 		err = ksock_conn_timed_out(conn, now);
 		if (!err)
 			continue;
-		pr_warn_ratelimited("ksocklnd: connection to %s (type %d) timed out\n",
+		pr_warn_ratelimited("connection to %s (type %d) timed out\n",
 				    lnet_nid2str(peer->id.nid, str, sizeof(str)),
 				    conn->type);
 		ksock_conn_close_locked(conn, err);
@@ -312,7 +316,7 @@ static void ksock_peer_scan_locked(struct ksock_peer *peer, unsigned long now,
 	list_for_each_entry(tx, &peer->zc_reqs, zc_list) {
 		if (READ_ONCE(tx->sent) == tx->nob &&
 		    time_after(now, READ_ONCE(tx->deadline))) {
-			pr_warn_ratelimited("ksocklnd: %s did not ACK a zero-copy send in %d s: closing its connections\n",
+			pr_warn_ratelimited("%s did not ACK a zero-copy send in %d s: closing its connections\n",
 					    lnet_nid2str(peer->id.nid, str,
 							 sizeof(str)),
 					    ksock_timeout());
@@ -329,7 +333,7 @@ static void ksock_peer_scan_locked(struct ksock_peer *peer, unsigned long now,
 	if (keepalive > 0 && !list_empty(&peer->conns) &&
 	    peer->proto == KSOCK_PROTO_V3) {
 		if (time_after(now, last_alive + (keepalive + ksock_timeout()) * HZ)) {
-			pr_warn_ratelimited("ksocklnd: nothing from %s for %d s: closing its connections\n",
+			pr_warn_ratelimited("nothing from %s for %d s: closing its connections\n",
 					    lnet_nid2str(peer->id.nid, str,
 							 sizeof(str)),
 					    keepalive + ksock_timeout());
@@ -359,16 +363,16 @@ static void ksock_reaper_scan(void)
 	spin_lock_bh(&ksock_data.nets_lock);
 	list_for_each_entry(net, &ksock_data.nets, list) {
 		spin_lock(&net->lock);
-		for (b = 0; b < ARRAY_SIZE(net->peers); b++)
-			hlist_for_each_entry(peer, &net->peers[b], hnode)
-				ksock_peer_scan_locked(peer, now, &expired);
+		hash_for_each(net->peers, b, peer, hnode)
+			ksock_peer_scan_locked(peer, now, &expired);
 		spin_unlock(&net->lock);
 	}
 	spin_unlock_bh(&ksock_data.nets_lock);
 	ksock_txlist_done(&expired, -ETIMEDOUT);
 }
 
-static void ksock_reap_zombies(void)
+/* Free the connections whose last reference went (ksock_conn_release()). */
+void ksock_reap_zombies(struct work_struct *work)
 {
 	struct ksock_conn *conn, *tmp;
 	unsigned long flags;
@@ -383,22 +387,9 @@ static void ksock_reap_zombies(void)
 	}
 }
 
-int ksock_reaper(void *arg)
+/* Once a second: timeouts, keepalives, reconnects. */
+void ksock_reaper(struct work_struct *work)
 {
-	unsigned long next_scan = jiffies + HZ;
-
-	while (!kthread_should_stop()) {
-		ksock_reap_zombies();
-		if (time_after_eq(jiffies, next_scan)) {
-			ksock_reaper_scan();
-			next_scan = jiffies + HZ;
-		}
-		wait_event_interruptible_timeout(ksock_data.reaper_waitq,
-						 kthread_should_stop() ||
-						 !list_empty(&ksock_data.zombies),
-						 max_t(long, next_scan - jiffies,
-						       1));
-	}
-	ksock_reap_zombies();
-	return 0;
+	ksock_reaper_scan();
+	queue_delayed_work(ksock_data.reaper_wq, &ksock_data.reaper, HZ);
 }

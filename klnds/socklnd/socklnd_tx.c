@@ -16,6 +16,8 @@
  * request, one for the peer's zc_reqs list; the last reference finalizes
  * the LNet message with the first error seen.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/highmem.h>
 #include <linux/slab.h>
 #include <net/sock.h>
@@ -27,16 +29,21 @@ static gfp_t ksock_gfp(void)
 	return in_task() ? GFP_NOFS : GFP_ATOMIC;
 }
 
+static void ksock_tx_release(struct kref *kref)
+{
+	struct ksock_tx *tx = container_of(kref, struct ksock_tx, kref);
+
+	if (tx->msg)
+		lnet_finalize(tx->msg, tx->status);
+	kfree(tx);
+}
+
 /* Drop a reference on @tx, recording @status if it is the first error. */
 void ksock_tx_put(struct ksock_tx *tx, int status)
 {
 	if (status && !READ_ONCE(tx->status))
 		WRITE_ONCE(tx->status, status);
-	if (!refcount_dec_and_test(&tx->refs))
-		return;
-	if (tx->msg)
-		lnet_finalize(tx->msg, tx->status);
-	kfree(tx);
+	kref_put(&tx->kref, ksock_tx_release);
 }
 
 /* Fail every tx on @list (linked by tx->list). No lock held. */
@@ -58,7 +65,7 @@ static struct ksock_tx *ksock_tx_alloc(gfp_t gfp)
 		return NULL;
 	INIT_LIST_HEAD(&tx->list);
 	INIT_LIST_HEAD(&tx->zc_list);
-	refcount_set(&tx->refs, 1);
+	kref_init(&tx->kref);
 	return tx;
 }
 
@@ -166,7 +173,7 @@ void ksock_queue_tx_locked(struct ksock_conn *conn, struct ksock_tx *tx)
 			tx->zc = true;
 			tx->hdr.ksh.zc_cookies[0] = cookie;
 			tx->deadline = jiffies + ksock_timeout() * HZ;
-			refcount_inc(&tx->refs);
+			kref_get(&tx->kref);
 			list_add_tail(&tx->zc_list, &peer->zc_reqs);
 		}
 	}

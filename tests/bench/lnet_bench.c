@@ -11,6 +11,8 @@
  *                      loopback PUTs per second from T threads, each with its
  *                      own portal, MD and EQ (1 message in flight per thread)
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/completion.h>
 #include <linux/kthread.h>
 #include <linux/ktime.h>
@@ -143,7 +145,7 @@ static int bench_match(void)
 		rc = bench_post_me(BENCH_PORTAL, posted, sinkbuf,
 				   sizeof(payload), sink, eqh, &mehs[posted]);
 		if (rc) {
-			pr_err("lnet_bench: posting ME %d of %u: %d\n",
+			pr_err("posting ME %d of %u: %d\n",
 			       posted, mes, rc);
 			goto out_unlink;
 		}
@@ -160,13 +162,13 @@ static int bench_match(void)
 		if (!rc)
 			rc = bench_wait_puts(sink, i + 1);
 		if (rc) {
-			pr_err("lnet_bench: PUT %d: %d\n", i, rc);
+			pr_err("PUT %d: %d\n", i, rc);
 			break;
 		}
 	}
 	ns = ktime_to_ns(ktime_sub(ktime_get(), start));
 	if (!rc)
-		pr_info("lnet_bench: match mes=%u messages=%u ns_per_msg=%lld ns_per_post=%lld\n",
+		pr_info("match mes=%u messages=%u ns_per_msg=%lld ns_per_post=%lld\n",
 			mes, messages, div_s64(ns, messages),
 			div_s64(post_ns, mes));
 	LNetMDUnlink(src);
@@ -270,7 +272,7 @@ static int bench_rate(void)
 			rc = ts[i].rc;
 	}
 	if (!rc)
-		pr_info("lnet_bench: rate threads=%u seconds=%u puts=%llu puts_per_sec=%llu\n",
+		pr_info("rate threads=%u seconds=%u puts=%llu puts_per_sec=%llu\n",
 			n, seconds, total, div_u64(total, seconds));
 	kfree(ts);
 	return rc;
@@ -303,7 +305,7 @@ static int __init lnet_bench_init(void)
 out_free:
 	kfree(bench_sinks);
 	if (rc)
-		pr_err("lnet_bench: mode=%s failed: %d\n", mode, rc);
+		pr_err("mode=%s failed: %d\n", mode, rc);
 	return rc;
 }
 

@@ -20,6 +20,8 @@
  * measured) and its completions are handed to the submitting thread: event
  * callbacks must not sleep, LNetPut()/LNetGet() may.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/bitmap.h>
 #include <linux/bvec.h>
 #include <linux/delay.h>
@@ -30,7 +32,6 @@
 #include <linux/lnet/api.h>
 #include <linux/lnet/nidstr.h>
 
-#define NETBENCH_PFX		"lnet_netbench: "
 #define NETBENCH_PORTAL		41
 #define NETBENCH_DATA		1ULL
 #define NETBENCH_DONE		2ULL
@@ -157,7 +158,7 @@ static void netbench_server_event(struct lnet_event *ev)
 {
 	if (ev->type == LNET_EVENT_PUT && ev->match_bits == NETBENCH_DONE) {
 		WRITE_ONCE(finished, 1);
-		pr_info(NETBENCH_PFX "server: a client said done\n");
+		pr_info("server: a client said done\n");
 	}
 }
 
@@ -189,7 +190,7 @@ static int netbench_server_start(void)
 			  &netbench_server_mdh);
 	if (rc)
 		goto fail_me;
-	pr_info(NETBENCH_PFX "server: portal %d, MD of %u bytes\n",
+	pr_info("server: portal %d, MD of %u bytes\n",
 		NETBENCH_PORTAL, size);
 	return 0;
 
@@ -269,7 +270,7 @@ static int netbench_wait_server(struct netbench_client *cl)
 			return 0;
 		msleep(500);
 	} while (time_before(jiffies, give_up));
-	pr_err(NETBENCH_PFX "server %s does not answer: %d\n", target, rc);
+	pr_err("server %s does not answer: %d\n", target, rc);
 	return rc;
 }
 
@@ -293,7 +294,7 @@ static int netbench_run(struct netbench_client *cl)
 		if (!wait_event_timeout(cl->waitq,
 					!bitmap_empty(cl->done, inflight),
 					30 * HZ)) {
-			pr_err(NETBENCH_PFX "%u operations stuck for 30 s\n",
+			pr_err("%u operations stuck for 30 s\n",
 			       busy);
 			return -ETIMEDOUT;
 		}
@@ -315,7 +316,7 @@ static int netbench_run(struct netbench_client *cl)
 		}
 	}
 	ns = ktime_to_ns(ktime_sub(ktime_get(), start));
-	pr_info(NETBENCH_PFX "op=%s size=%u inflight=%u ns=%lld ops=%lu errors=%lu ops_per_sec=%llu mbytes_per_sec=%llu\n",
+	pr_info("op=%s size=%u inflight=%u ns=%lld ops=%lu errors=%lu ops_per_sec=%llu mbytes_per_sec=%llu\n",
 		op, size, inflight, ns, ops, errors,
 		div64_u64((u64)ops * NSEC_PER_SEC, ns),
 		div64_u64((u64)ops * size * (NSEC_PER_SEC / 1000), (u64)ns * 1000));
@@ -365,7 +366,7 @@ static int netbench_client_run(void)
 	for (i = 0; i < inflight; i++)
 		LNetInvalidateMDHandle(&cl->slots[i].mdh);
 	if (lnet_str2nid(target, strlen(target), &cl->peer.nid)) {
-		pr_err(NETBENCH_PFX "bad target \"%s\"\n", target);
+		pr_err("bad target \"%s\"\n", target);
 		rc = -EINVAL;
 		goto out;
 	}
@@ -394,7 +395,7 @@ static int netbench_client_run(void)
 		if (!done_rc)
 			done_rc = netbench_wait_slot(cl, 0, 10);
 		if (done_rc)
-			pr_err(NETBENCH_PFX "telling the server: %d\n", done_rc);
+			pr_err("telling the server: %d\n", done_rc);
 	}
 out:
 	netbench_client_free(cl);
@@ -411,12 +412,12 @@ static int __init netbench_init(void)
 	    inflight > NETBENCH_MAX_INFLIGHT || !seconds ||
 	    (!server && strcmp(role, "client")) ||
 	    (strcmp(op, "put") && strcmp(op, "get"))) {
-		pr_err(NETBENCH_PFX "bad parameters\n");
+		pr_err("bad parameters\n");
 		return -EINVAL;
 	}
 	rc = LNetNIInit(LNET_PID_LUSTRE);
 	if (rc) {
-		pr_err(NETBENCH_PFX "LNetNIInit: %d\n", rc);
+		pr_err("LNetNIInit: %d\n", rc);
 		return rc;
 	}
 	if (server) {
@@ -428,7 +429,7 @@ static int __init netbench_init(void)
 	} else {
 		rc = netbench_client_run();
 		if (!rc)
-			pr_info(NETBENCH_PFX "client finished\n");
+			pr_info("client finished\n");
 	}
 	/* a client stays loaded, idle, until the scenario unloads it */
 	LNetNIFini();

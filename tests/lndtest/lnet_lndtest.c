@@ -25,6 +25,8 @@
  * Each run ends with its "done" PUT carrying the run's number, and the
  * server's peer_done is the highest number received.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/completion.h>
 #include <linux/delay.h>
 #include <linux/highmem.h>
@@ -83,7 +85,6 @@ static const struct kernel_param_ops lt_start_ops = {
 module_param_cb(start_client, &lt_start_ops, NULL, 0200);
 MODULE_PARM_DESC(start_client, "client: write 1 to run the client again (in the background)");
 
-#define LT_PFX			"lnet_lndtest: "
 #define LT_PID			12345
 #define LT_MAX_LEN		(1U << 20)
 #define LT_PAT_SEED		0x5eedU
@@ -398,7 +399,7 @@ static int lt_srv_start(void)
 	if (rc)
 		goto fail;
 	srv.up = true;
-	pr_info(LT_PFX "server up on portal %d\n", portal);
+	pr_info("server up on portal %d\n", portal);
 	return 0;
 
 fail:
@@ -432,11 +433,11 @@ static void lt_result(const char *name, int rc, const char *why)
 {
 	cl.nchecks++;
 	if (!rc) {
-		pr_info(LT_PFX "ok %s\n", name);
+		pr_info("ok %s\n", name);
 		return;
 	}
 	failures++;
-	pr_info(LT_PFX "not ok %s # %s (%d)\n", name, why, rc);
+	pr_info("not ok %s # %s (%d)\n", name, why, rc);
 }
 
 static void lt_op_unlink(struct lt_op *op)
@@ -482,7 +483,7 @@ static int lt_poll(int ms)
 
 	rc = LNetEQPoll(&cl.eqh, 1, ms, &ev, &which);
 	if (rc == -EOVERFLOW) {
-		pr_warn(LT_PFX "events were lost\n");
+		pr_warn("events were lost\n");
 		rc = 1;
 	}
 	if (rc == 1)
@@ -822,7 +823,7 @@ static void lt_stream(void)
 		rc2 = lt_poll(500);
 		if (rc2 < 0) {
 			/* cannot happen with a valid EQ; do not spin */
-			pr_err(LT_PFX "stream: event queue: %d\n", rc2);
+			pr_err("stream: event queue: %d\n", rc2);
 			break;
 		}
 		for (i = 0; i < n; i++) {
@@ -930,7 +931,7 @@ static void lt_client_run(void)
 	lt_stream();
 	lt_send_done();
 out:
-	pr_info(LT_PFX "client run %d finished: %d checks, %d failed\n",
+	pr_info("client run %d finished: %d checks, %d failed\n",
 		cl.run, cl.nchecks, failures);
 	while (LNetEQFree(cl.eqh) == -EBUSY)
 		msleep(20);
@@ -976,17 +977,17 @@ static int __init lt_init(void)
 	} else if (!strcmp(mode, "both")) {
 		lt_server = lt_client = true;
 	} else {
-		pr_err(LT_PFX "mode=%s: server, client or both\n", mode);
+		pr_err("mode=%s: server, client or both\n", mode);
 		return -EINVAL;
 	}
 	if (portal < 1 || portal >= LNET_MAX_PORTALS) {
-		pr_err(LT_PFX "portal=%d: 1..%d\n", portal,
+		pr_err("portal=%d: 1..%d\n", portal,
 		       LNET_MAX_PORTALS - 1);
 		return -EINVAL;
 	}
 	if (lt_client) {
 		if (lnet_str2nid(target, strlen(target), &cl.target.nid)) {
-			pr_err(LT_PFX "target=\"%s\" is not a NID\n", target);
+			pr_err("target=\"%s\" is not a NID\n", target);
 			return -EINVAL;
 		}
 		cl.target.pid = LT_PID;
@@ -996,13 +997,13 @@ static int __init lt_init(void)
 
 	rc = LNetNIInit(LT_PID);
 	if (rc) {
-		pr_err(LT_PFX "LNetNIInit: %d\n", rc);
+		pr_err("LNetNIInit: %d\n", rc);
 		return rc;
 	}
 	if (lt_server) {
 		rc = lt_srv_start();
 		if (rc) {
-			pr_err(LT_PFX "server: %d\n", rc);
+			pr_err("server: %d\n", rc);
 			LNetNIFini();
 			return rc;
 		}

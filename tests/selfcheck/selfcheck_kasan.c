@@ -3,6 +3,8 @@
  * Reads one byte past a 16-byte allocation: KASAN must report it. The index
  * is hidden from the compiler so the read is really made. Test-only.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/compiler.h>
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -16,7 +18,7 @@ static int __init selfcheck_kasan_init(void)
 	if (!buf)
 		return -ENOMEM;
 	OPTIMIZER_HIDE_VAR(size);
-	pr_info("selfcheck_kasan: byte past the end: %d\n",
+	pr_info("byte past the end: %d\n",
 		READ_ONCE(buf[size]));
 	kfree(buf);
 	return 0;

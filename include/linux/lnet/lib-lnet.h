@@ -56,10 +56,35 @@ static inline bool lnet_is_running(void)
 	return READ_ONCE(lnet_core.state) == LNET_STATE_RUNNING;
 }
 
+/*
+ * Per-CPU statistics are counted from task and softirq context alike:
+ * this_cpu_add() is one operation no interrupt on this CPU can tear, and
+ * the u64_stats section (interrupts off on 32-bit machines only) lets a
+ * reader there see the 64-bit value whole.
+ */
+#define lnet_pcpu_stat_add(pcpu, field, n)				\
+do {									\
+	struct u64_stats_sync *syncp__;					\
+	unsigned long flags__;						\
+									\
+	preempt_disable();						\
+	syncp__ = this_cpu_ptr(&(pcpu)->syncp);				\
+	flags__ = u64_stats_update_begin_irqsave(syncp__);		\
+	this_cpu_add((pcpu)->field, (n));				\
+	u64_stats_update_end_irqrestore(syncp__, flags__);		\
+	preempt_enable();						\
+} while (0)
 #define lnet_counter_add(field, n) \
-	this_cpu_add(lnet_core.counters->field, (n))
+	lnet_pcpu_stat_add(lnet_core.counters, field, n)
 #define lnet_ni_stat_add(ni, field, n) \
-	this_cpu_add((ni)->stats->field, (n))
+	lnet_pcpu_stat_add((ni)->stats, field, n)
+
+/* stats.c */
+struct lnet_counters __percpu *lnet_counters_alloc(void);
+struct lnet_ni_stats __percpu *lnet_ni_stats_alloc(void);
+void lnet_counters_sum(struct lnet_counters *sum);
+void lnet_ni_stats_sum(struct lnet_ni *ni, struct lnet_ni_stats *sum);
+void lnet_counters_reset(void);
 
 /* handle.c */
 int lnet_htable_init(struct lnet_htable *t, unsigned int bits,

@@ -40,6 +40,7 @@
 #include <linux/spinlock.h>
 #include <linux/srcu.h>
 #include <linux/types.h>
+#include <linux/u64_stats_sync.h>
 #include <linux/uio.h>
 #include <linux/wait.h>
 #include <linux/lnet/api.h>
@@ -238,6 +239,7 @@ enum lnet_ni_state {
 	LNET_NI_STATE_DOWN,
 };
 
+/* per CPU; lnet_ni_stat_add() counts, lnet_ni_stats_sum() reads (stats.c) */
 struct lnet_ni_stats {
 	u64	send_count;
 	u64	send_length;
@@ -245,6 +247,8 @@ struct lnet_ni_stats {
 	u64	recv_length;
 	u64	drop_count;
 	u64	drop_length;
+	/* after the counters: stats.c sums them as an array of u64 */
+	struct u64_stats_sync syncp;
 };
 
 /* Per-NI tunables; 0 picks the module parameter's value. */
@@ -335,6 +339,7 @@ struct lnet_msg {
 
 /* ---- the instance --------------------------------------------------------- */
 
+/* per CPU; lnet_counter_add() counts, lnet_counters_sum() reads (stats.c) */
 struct lnet_counters {
 	u64	send_count;
 	u64	send_length;
@@ -343,6 +348,8 @@ struct lnet_counters {
 	u64	drop_count;
 	u64	drop_length;
 	u64	errors;
+	/* after the counters: stats.c sums them as an array of u64 */
+	struct u64_stats_sync syncp;
 };
 
 enum lnet_state {
