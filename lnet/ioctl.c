@@ -826,41 +826,38 @@ static int lnet_ioc_get_ni_health(struct lnet_ioc_ctx *ctx)
 
 /*
  * Peers are single NIs here (no Multi-Rail): each peer is its own primary
- * NID with one NI. Its state is not tracked (NA). The index walks the peer
- * table in hash order; peers coming or going between two calls may be
- * missed or seen twice, as with any index-based listing.
+ * NID with one NI. Its state is not tracked (NA). The index walks the
+ * peers in the order they were made; peers coming or going between two
+ * calls may be missed or seen twice, as with any index-based listing.
  */
 static int lnet_ioc_get_peer_ni(struct lnet_ioc_ctx *ctx)
 {
 	struct lnet_ioctl_peer_ni *p = ctx->buf;
-	struct lnet_htable *t = &lnet_core.peers;
 	u32 index = p->pni_index;
 	struct lnet_peer *peer;
 	struct lnet_msg *msg;
-	unsigned int b, i = 0;
+	unsigned int i = 0;
 	int rc = -ENOENT;
 
 	memset((void *)p + sizeof(p->pni_hdr), 0, sizeof(*p) - sizeof(p->pni_hdr));
 	p->pni_index = index;
 	spin_lock_bh(&lnet_core.net_lock);
-	for (b = 0; b < (1U << t->bits) && rc; b++) {
-		hlist_for_each_entry(peer, &t->buckets[b], hnode.node) {
-			if (i++ != index)
-				continue;
-			p->pni_primary_nid = peer->nid;
-			p->pni_nid = peer->nid;
-			p->pni_ni_state = LNET_IOCTL_PEER_NI_NA;
-			p->pni_max_tx_credits = peer->max_tx_credits;
-			p->pni_available_tx_credits = peer->tx_credits;
-			p->pni_min_tx_credits = peer->min_tx_credits;
-			list_for_each_entry(msg, &peer->tx_queue, list)
-				p->pni_tx_q_num_of_buf++;
-			p->pni_refcount = kref_read(&peer->kref);
-			p->pni_health_value = 1000;
-			p->pni_stats.ms_send_count = peer->send_count;
-			rc = 0;
-			break;
-		}
+	list_for_each_entry(peer, &lnet_core.peer_list, list) {
+		if (i++ != index)
+			continue;
+		p->pni_primary_nid = peer->nid;
+		p->pni_nid = peer->nid;
+		p->pni_ni_state = LNET_IOCTL_PEER_NI_NA;
+		p->pni_max_tx_credits = peer->max_tx_credits;
+		p->pni_available_tx_credits = peer->tx_credits;
+		p->pni_min_tx_credits = peer->min_tx_credits;
+		list_for_each_entry(msg, &peer->tx_queue, list)
+			p->pni_tx_q_num_of_buf++;
+		p->pni_refcount = kref_read(&peer->kref);
+		p->pni_health_value = 1000;
+		p->pni_stats.ms_send_count = peer->send_count;
+		rc = 0;
+		break;
 	}
 	spin_unlock_bh(&lnet_core.net_lock);
 	return rc;

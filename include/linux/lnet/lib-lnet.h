@@ -62,13 +62,12 @@ static inline bool lnet_is_running(void)
 	this_cpu_add((ni)->stats->field, (n))
 
 /* handle.c */
-int lnet_htable_init(struct lnet_htable *t, unsigned int bits,
-		     spinlock_t *lock);
+int lnet_htable_init(struct lnet_htable *t, spinlock_t *lock);
 void lnet_htable_fini(struct lnet_htable *t);
-struct hlist_head *lnet_htable_bucket(const struct lnet_htable *t, u64 key);
-void lnet_htable_add(struct lnet_htable *t, struct lnet_hnode *n, u64 key);
+struct lnet_hnode *lnet_htable_find(struct lnet_htable *t, u64 key);
+int lnet_htable_add(struct lnet_htable *t, struct lnet_hnode *n, u64 key);
 void lnet_htable_del(struct lnet_htable *t, struct lnet_hnode *n);
-void lnet_htable_grow(struct lnet_htable *t, gfp_t gfp);
+unsigned int lnet_htable_count(struct lnet_htable *t);
 
 /* eq.c */
 int lnet_eq_table_init(void);
@@ -84,7 +83,7 @@ void lnet_md_slots_fini(void);
 struct lnet_libmd *lnet_md_build(const struct lnet_md *umd,
 				 enum lnet_unlink unlink, int ptl_index);
 void lnet_md_free(struct lnet_libmd *md);
-void lnet_md_slot_insert(struct lnet_md_slot *slot, struct lnet_libmd *md);
+int lnet_md_slot_insert(struct lnet_md_slot *slot, struct lnet_libmd *md);
 struct lnet_md_slot *lnet_md_pick_slot(void);
 struct lnet_md_slot *lnet_md_slot_of(u64 cookie);
 struct lnet_libmd *lnet_md_lookup(struct lnet_md_slot *slot, u64 cookie);
@@ -107,14 +106,13 @@ int lnet_portals_init(void);
 void lnet_portals_fini(void);
 struct lnet_portal *lnet_portal_of_cookie(u64 cookie);
 struct lnet_me *lnet_me_lookup(struct lnet_portal *ptl, u64 cookie);
-void lnet_ptl_link_me(struct lnet_portal *ptl, struct lnet_me *me,
-		      enum lnet_ins_pos pos, struct lnet_me *cur);
+int lnet_ptl_link_me(struct lnet_portal *ptl, struct lnet_me *me,
+		     enum lnet_ins_pos pos, struct lnet_me *cur);
 void lnet_ptl_unlink_me(struct lnet_portal *ptl, struct lnet_me *me);
 void lnet_ptl_detach_md(struct lnet_me *me, struct lnet_libmd *md);
 void lnet_ptl_attach_md(struct lnet_portal *ptl, struct lnet_me *me,
 			struct lnet_libmd *md, struct list_head *matched,
 			struct list_head *dropped);
-void lnet_ptl_grow(struct lnet_portal *ptl, bool exact);
 
 struct lnet_match_info {
 	u64			match_bits;
