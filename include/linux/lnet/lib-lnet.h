@@ -236,8 +236,12 @@ char *lnet_ioctl_inline1(struct lnet_ioctl_data *data);
 char *lnet_ioctl_inline2(struct lnet_ioctl_data *data);
 
 int lnet_ioctl_kernel(unsigned int cmd, void *arg);
+long lnet_ioctl_user(unsigned int cmd, void __user *uarg);
 int lnet_configure(bool all);
 int lnet_unconfigure(void);
+void lnet_config_fini(void);
+
+/* dev.c */
 int lnet_dev_init(void);
 void lnet_dev_fini(void);
 
@@ -250,20 +254,27 @@ int lnet_ioctl_ping_timeout(s32 ms);
 int lnet_ioctl_ni_tunables(const void *buf, u32 len, u32 lnd_type,
 			   struct lnet_ni_tunables *tun);
 
-#define LNET_IP2NETS_MAX_IFS	32	/* interfaces looked at */
-
-struct lnet_ip2nets_if {
+/* ipif.c (lnet_ipif_pick() for the LNDs is in lnd.h) */
+struct lnet_ipif {
 	char	name[IFNAMSIZ];
 	u32	addr;			/* IPv4, host order */
 };
+
+int lnet_ipif_list(struct lnet_ipif *ifs, int max);
+int lnet_ipif_of_addr(u32 addr, char *name);
+
+/* ip2nets.c */
+#define LNET_IP2NETS_MAX_IFS	32	/* interfaces looked at */
 
 struct lnet_ip2nets_ni {
 	u32	net;
 	char	ifname[IFNAMSIZ];
 };
 
-int lnet_ip2nets_select(const char *rules, const struct lnet_ip2nets_if *ifs,
+int lnet_ip2nets_select(const char *rules, const struct lnet_ipif *ifs,
 			int nifs, struct lnet_ip2nets_ni *sel, int max);
+int lnet_ip2nets_local(const char *rules, struct lnet_ip2nets_ni *sel,
+		       int max);
 
 /* lo.c */
 extern struct lnet_lnd lnet_lo_lnd;
