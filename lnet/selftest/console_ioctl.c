@@ -5,6 +5,8 @@
  * its groups of test nodes, batches and tests, and the records each
  * command returns per node; console_rpc.c carries them to the nodes.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
 #include <linux/slab.h>
@@ -130,7 +132,7 @@ void lstcon_session_end(u32 timeout)
 				  n);
 		kvfree(nodes);
 	}
-	pr_info(LST_PFX "console session %s ended\n", lst_con.name);
+	pr_info("console session %s ended\n", lst_con.name);
 	lstcon_session_free();
 }
 
@@ -152,7 +154,7 @@ static int lstcon_session_new(struct lstio_session_new *a)
 	lst_con.timeout = a->sn_timeout ?: LST_DEFAULT_TIMEOUT;
 	lst_con.feats = a->sn_features ?: LST_FEATS_MASK;
 	lst_con.active = true;
-	pr_info(LST_PFX "console session %s opened\n", lst_con.name);
+	pr_info("console session %s opened\n", lst_con.name);
 	return 0;
 }
 

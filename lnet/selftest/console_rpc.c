@@ -6,6 +6,8 @@
  * the session and ends it after its inactivity timeout. Also this node's
  * LNet facts that both the console and the framework report.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/jiffies.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -251,7 +253,7 @@ void lstcon_ping_work(struct work_struct *work)
 	if (!lst_con.active || lst_con.shutdown)
 		goto out;
 	if (time_after(jiffies, lst_con.last_active + lst_con.timeout * HZ)) {
-		pr_info(LST_PFX "console session %s: idle for %u s\n",
+		pr_info("console session %s: idle for %u s\n",
 			lst_con.name, lst_con.timeout);
 		lstcon_session_end(LST_RPC_TIMEOUT_MIN);
 		goto out;

@@ -35,7 +35,6 @@
 #include <uapi/linux/lnet/lnetst.h>
 #include "wire.h"
 
-#define LST_PFX			"lnet_selftest: "
 #define LST_PID			LNET_PID_LUSTRE
 #define LST_PING_INTERVAL	8	/* s, console keep-alive */
 #define LST_MAX_NDEST		(256 * LST_DESTS_PER_PAGE)
