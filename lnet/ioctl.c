@@ -8,7 +8,8 @@
  *
  * 1. the command: type 'e' and _IOC_NR 30..112, else -EINVAL (the size bits
  *    are not checked, as the reference kernel does not check them);
- * 2. permission (below), -EACCES;
+ * 2. permission (below), -EACCES; the network namespace (below),
+ *    -EOPNOTSUPP;
  * 3. the 8-byte header alone is copied: ioc_len must be 8..131072 and at
  *    least the size of the command's structure, the version must be the
  *    command's (LNET_IOCTL_VERSION for the generic block, VERSION2 for
@@ -27,6 +28,13 @@
  * a command that changes something, sends traffic (PING_PEER) or is not
  * the core's own needs CAP_NET_ADMIN in the initial user namespace, else
  * -EACCES. The GET_* commands of the core are open.
+ *
+ * Network namespaces: LNet lives in the initial network namespace only
+ * (Documentation/design.md, "Network namespaces"). A command that changes
+ * the networks or routes (CONFIGURE, UNCONFIGURE and the changes below)
+ * from a process in another network namespace fails with -EOPNOTSUPP and
+ * a warning in the log, rather than configuring interfaces that process
+ * cannot see. Reads and PING_PEER work from anywhere.
  *
  * Serialization: configuration commands take lnet_config_mutex, which
  * nests outside lnet_core.api_mutex (the core takes that one itself) and
@@ -48,11 +56,13 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/capability.h>
+#include <linux/nsproxy.h>
 #include <linux/rculist.h>
 #include <linux/rwsem.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include <net/net_namespace.h>
 #include <uapi/linux/lnet/lnet-ioctl.h>
 #include <linux/lnet/cpt.h>
 #include <linux/lnet/nidstr.h>
@@ -775,6 +785,7 @@ static int lnet_ioc_reset_stats(struct lnet_ioc_ctx *ctx)
 #define LNET_IOC_ADMIN		0x1	/* needs CAP_NET_ADMIN */
 #define LNET_IOC_RUNNING	0x2	/* needs LNet running */
 #define LNET_IOC_CONFIG		0x4	/* under lnet_config_mutex */
+#define LNET_IOC_INITNET	0x8	/* from the initial netns only */
 
 struct lnet_ioc_cmd {
 	u32	version;
@@ -784,7 +795,7 @@ struct lnet_ioc_cmd {
 };
 
 #define LNET_IOC_CHANGE		(LNET_IOC_ADMIN | LNET_IOC_RUNNING | \
-				 LNET_IOC_CONFIG)
+				 LNET_IOC_CONFIG | LNET_IOC_INITNET)
 #define LNET_IOC_CMD(nr, ver, type, fl, handler)			\
 	[(nr) - LNET_IOC_MIN_NR] = {					\
 		.version = (ver), .min_len = sizeof(type),		\
@@ -794,9 +805,9 @@ struct lnet_ioc_cmd {
 static const struct lnet_ioc_cmd lnet_ioc_cmds[LNET_IOC_MAX_NR -
 					       LNET_IOC_MIN_NR + 1] = {
 	LNET_IOC_CMD(59, LNET_IOCTL_VERSION, struct lnet_ioctl_data,
-		     LNET_IOC_ADMIN, lnet_ioc_configure),
+		     LNET_IOC_ADMIN | LNET_IOC_INITNET, lnet_ioc_configure),
 	LNET_IOC_CMD(56, LNET_IOCTL_VERSION, struct lnet_ioctl_data,
-		     LNET_IOC_ADMIN, lnet_ioc_unconfigure),
+		     LNET_IOC_ADMIN | LNET_IOC_INITNET, lnet_ioc_unconfigure),
 	LNET_IOC_CMD(62, LNET_IOCTL_VERSION2, struct lnet_ioctl_ping_data,
 		     LNET_IOC_ADMIN | LNET_IOC_RUNNING, lnet_ioc_ping),
 	LNET_IOC_CMD(81, LNET_IOCTL_VERSION2, struct lnet_ioctl_config_data,
@@ -892,9 +903,15 @@ long lnet_ioctl_user(unsigned int cmd, void __user *uarg)
 	if (rc)
 		return rc;
 	c = lnet_ioc_find(cmd);
-	/* see "Permission" at the top */
+	/* see "Permission" and "Network namespaces" at the top */
 	if ((!c || (c->flags & LNET_IOC_ADMIN)) && !capable(CAP_NET_ADMIN))
 		return -EACCES;
+	if (c && (c->flags & LNET_IOC_INITNET) &&
+	    !net_eq(current->nsproxy->net_ns, &init_net)) {
+		pr_warn_ratelimited("%s[%d]: configuring LNet from a network namespace other than the initial one is not supported\n",
+				    current->comm, task_pid_nr(current));
+		return -EOPNOTSUPP;
+	}
 	if (copy_from_user(&hdr, uarg, sizeof(hdr)))
 		return -EFAULT;
 	rc = lnet_ioctl_check_hdr(&hdr, c ? c->min_len : LNET_IOCTL_MIN_LEN,
