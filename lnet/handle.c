@@ -9,8 +9,9 @@
  * runs outside the owner's lock). The rhashtable resizes itself in a work
  * item, moving one bucket at a time under that bucket's lock, so no table
  * is ever rehashed in one go with BH disabled however many handles are
- * posted. Inserting runs in atomic context and may fail (-ENOMEM) only
- * when a table is over full and no bigger one can be had.
+ * posted. Inserting runs in atomic context and can fail when a table is
+ * over full and cannot grow right now: the callers get -ENOMEM (the
+ * rhashtable may also say -EBUSY, which to them means something else).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -52,7 +53,9 @@ int lnet_htable_add(struct lnet_htable *t, struct lnet_hnode *n, u64 key)
 {
 	lockdep_assert_held(t->lock);
 	n->key = key;
-	return rhashtable_insert_fast(&t->ht, &n->node, lnet_htable_params);
+	if (rhashtable_insert_fast(&t->ht, &n->node, lnet_htable_params))
+		return -ENOMEM;
+	return 0;
 }
 LNET_EXPORT_FOR_TEST(lnet_htable_add);
 

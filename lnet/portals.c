@@ -202,11 +202,10 @@ int lnet_ptl_link_me(struct lnet_portal *ptl, struct lnet_me *me,
 		return rc;
 	if (me->exact) {
 		me->mkey = lnet_match_key(me->match_bits, me->match_id.nid);
-		rc = rhltable_insert(&ptl->match_hash, &me->mnode,
-				     lnet_match_params);
-		if (rc) {
+		if (rhltable_insert(&ptl->match_hash, &me->mnode,
+				    lnet_match_params)) {
 			lnet_htable_del(&ptl->me_handles, &me->handle);
-			return rc;
+			return -ENOMEM;
 		}
 		ptl->nexact++;
 	}
