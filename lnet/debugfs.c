@@ -61,22 +61,18 @@ DEFINE_SHOW_ATTRIBUTE(lnet_nis);
 
 static int lnet_peers_show(struct seq_file *m, void *v)
 {
-	struct lnet_htable *t = &lnet_core.peers;
 	char nid[LNET_NIDSTR_SIZE], ni[LNET_NIDSTR_SIZE];
 	struct lnet_peer *peer;
-	unsigned int b;
 
 	seq_puts(m, "nid ni refs credits max min sent\n");
 	spin_lock_bh(&lnet_core.net_lock);
-	for (b = 0; b < (1U << t->bits); b++) {
-		hlist_for_each_entry(peer, &t->buckets[b], hnode.node)
-			seq_printf(m, "%s %s %u %d %d %d %llu\n",
-				   lnet_nid2str(peer->nid, nid, sizeof(nid)),
-				   lnet_nid2str(peer->ni->nid, ni, sizeof(ni)),
-				   kref_read(&peer->kref), peer->tx_credits,
-				   peer->max_tx_credits, peer->min_tx_credits,
-				   peer->send_count);
-	}
+	list_for_each_entry(peer, &lnet_core.peer_list, list)
+		seq_printf(m, "%s %s %u %d %d %d %llu\n",
+			   lnet_nid2str(peer->nid, nid, sizeof(nid)),
+			   lnet_nid2str(peer->ni->nid, ni, sizeof(ni)),
+			   kref_read(&peer->kref), peer->tx_credits,
+			   peer->max_tx_credits, peer->min_tx_credits,
+			   peer->send_count);
 	spin_unlock_bh(&lnet_core.net_lock);
 	return 0;
 }

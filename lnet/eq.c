@@ -30,7 +30,8 @@ int lnet_eq_table_init(void)
 	lockdep_set_class_and_name(&lnet_core.eq_lock, &lnet_eq_table_key,
 				   "lnet_eq_table");
 	lnet_core.eq_next_seq = 1;
-	return lnet_htable_init(&lnet_core.eq_handles, 6, &lnet_core.eq_lock);
+	INIT_LIST_HEAD(&lnet_core.eqs);
+	return lnet_htable_init(&lnet_core.eq_handles, &lnet_core.eq_lock);
 }
 
 void lnet_eq_table_fini(void)
@@ -48,16 +49,12 @@ static void lnet_eq_release(struct kref *kref)
 
 static struct lnet_eq *lnet_eq_lookup(struct lnet_handle_eq eqh)
 {
-	struct lnet_eq *eq;
+	struct lnet_hnode *n;
 
-	lockdep_assert_held(&lnet_core.eq_lock);
 	if (lnet_cookie_type(eqh.cookie) != LNET_COOKIE_EQ)
 		return NULL;
-	hlist_for_each_entry(eq, lnet_htable_bucket(&lnet_core.eq_handles,
-						    eqh.cookie), handle.node)
-		if (eq->handle.key == eqh.cookie)
-			return eq;
-	return NULL;
+	n = lnet_htable_find(&lnet_core.eq_handles, eqh.cookie);
+	return n ? container_of(n, struct lnet_eq, handle) : NULL;
 }
 
 /**
@@ -74,6 +71,7 @@ int LNetEQAlloc(unsigned int count, lnet_eq_handler_t handler,
 {
 	struct lnet_eq *eq;
 	u64 cookie;
+	int rc;
 
 	if (!handle || (!count && !handler) || count > LNET_EQ_MAX_SIZE)
 		return -EINVAL;
@@ -102,17 +100,28 @@ int LNetEQAlloc(unsigned int count, lnet_eq_handler_t handler,
 	eq->enq_seq = 1;
 	eq->read_seq = 1;
 
-	lnet_htable_grow(&lnet_core.eq_handles, GFP_KERNEL);
 	spin_lock_bh(&lnet_core.eq_lock);
 	cookie = lnet_cookie_make(lnet_core.eq_next_seq++, 0, 0,
 				  LNET_COOKIE_EQ);
-	lnet_htable_add(&lnet_core.eq_handles, &eq->handle, cookie);
+	rc = lnet_htable_add(&lnet_core.eq_handles, &eq->handle, cookie);
+	if (!rc)
+		list_add_tail(&eq->list, &lnet_core.eqs);
 	spin_unlock_bh(&lnet_core.eq_lock);
+	if (rc) {
+		kref_put(&eq->kref, lnet_eq_release);
+		return rc;
+	}
 
 	handle->cookie = cookie;
 	return 0;
 }
 EXPORT_SYMBOL_GPL(LNetEQAlloc);
+
+static void lnet_eq_unhash(struct lnet_eq *eq)
+{
+	lnet_htable_del(&lnet_core.eq_handles, &eq->handle);
+	list_del(&eq->list);
+}
 
 static void lnet_eq_kill(struct lnet_eq *eq)
 {
@@ -143,7 +152,7 @@ int LNetEQFree(struct lnet_handle_eq eqh)
 	else if (atomic_read(&eq->md_refs))
 		rc = -EBUSY;
 	else
-		lnet_htable_del(&lnet_core.eq_handles, &eq->handle);
+		lnet_eq_unhash(eq);
 	spin_unlock_bh(&lnet_core.eq_lock);
 
 	if (!rc)
@@ -451,25 +460,20 @@ EXPORT_SYMBOL_GPL(LNetEQWait);
 /* Shutdown: free the EQs clients left behind (their MDs are gone). */
 unsigned int lnet_eq_cleanup(void)
 {
-	struct lnet_htable *t = &lnet_core.eq_handles;
-	struct hlist_node *tmp;
-	struct lnet_eq *eq;
-	HLIST_HEAD(dead);
-	unsigned int i, n = 0;
+	struct lnet_eq *eq, *tmp;
+	unsigned int n = 0;
+	LIST_HEAD(dead);
 
 	spin_lock_bh(&lnet_core.eq_lock);
-	for (i = 0; i < (1U << t->bits); i++) {
-		hlist_for_each_entry_safe(eq, tmp, &t->buckets[i],
-					  handle.node) {
-			lnet_htable_del(t, &eq->handle);
-			hlist_add_head(&eq->handle.node, &dead);
-			n++;
-		}
+	list_for_each_entry_safe(eq, tmp, &lnet_core.eqs, list) {
+		lnet_htable_del(&lnet_core.eq_handles, &eq->handle);
+		list_move_tail(&eq->list, &dead);
+		n++;
 	}
 	spin_unlock_bh(&lnet_core.eq_lock);
 
-	hlist_for_each_entry_safe(eq, tmp, &dead, handle.node) {
-		hlist_del(&eq->handle.node);
+	list_for_each_entry_safe(eq, tmp, &dead, list) {
+		list_del(&eq->list);
 		WARN_ON(atomic_read(&eq->md_refs));
 		lnet_eq_kill(eq);
 	}

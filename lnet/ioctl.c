@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /dev/lnet: the ioctl interface of lnetctl
- * (include/uapi/linux/lnet/lnet-ioctl.h; Lustre's is described in
- * Documentation/wire/userspace-config.md).
+ * The ioctl interface of lnetctl (include/uapi/linux/lnet/lnet-ioctl.h;
+ * Lustre's is described in Documentation/wire/userspace-config.md): the
+ * checks, the command table and the commands; /dev/lnet itself is dev.c,
+ * the ip2nets rules ip2nets.c.
  *
  * Every call goes through the same checks before any command runs:
  *
  * 1. the command: type 'e' and _IOC_NR 30..112, else -EINVAL (the size bits
  *    are not checked, as the reference kernel does not check them);
- * 2. permission (below), -EACCES;
+ * 2. permission (below), -EACCES; the network namespace (below),
+ *    -EOPNOTSUPP;
  * 3. the 8-byte header alone is copied: ioc_len must be 8..131072 and at
  *    least the size of the command's structure, the version must be the
  *    command's (LNET_IOCTL_VERSION for the generic block, VERSION2 for
@@ -28,6 +30,13 @@
  * the core's own needs CAP_NET_ADMIN in the initial user namespace, else
  * -EACCES. The GET_* commands of the core are open.
  *
+ * Network namespaces: LNet lives in the initial network namespace only
+ * (Documentation/design.md, "Network namespaces"). A command that changes
+ * the networks or routes (CONFIGURE, UNCONFIGURE and the changes below)
+ * from a process in another network namespace fails with -EOPNOTSUPP and
+ * a warning in the log, rather than configuring interfaces that process
+ * cannot see. Reads and PING_PEER work from anywhere.
+ *
  * Serialization: configuration commands take lnet_config_mutex, which
  * nests outside lnet_core.api_mutex (the core takes that one itself) and
  * also guards the "configured" reference below. Reads use RCU (the NI
@@ -45,11 +54,10 @@
  * bytes, so several layouts differ. There is no compat_ioctl: a 32-bit
  * caller gets -ENOTTY rather than a misread argument.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/capability.h>
-#include <linux/fs.h>
-#include <linux/inetdevice.h>
-#include <linux/miscdevice.h>
-#include <linux/module.h>
+#include <linux/nsproxy.h>
 #include <linux/rculist.h>
 #include <linux/rwsem.h>
 #include <linux/slab.h>
@@ -281,282 +289,6 @@ int lnet_ioctl_ni_tunables(const void *buf, u32 len, u32 lnd_type,
 }
 LNET_EXPORT_FOR_TEST(lnet_ioctl_ni_tunables);
 
-/* ---- ip2nets rules ------------------------------------------------------------ */
-
-/*
- * "net[(iface[,iface...])] pattern [pattern...][; rule...]": a rule applies
- * when any IPv4 address of this node's interfaces matches one of its
- * patterns; it brings its network up on the interfaces it names, or (none
- * named) on the interfaces whose address matched. The first rule that
- * applies for a network wins. A pattern is four dot-separated octets, each
- * "*", "n", "n-m" or a bracketed list of those ("[1,5-7]").
- */
-
-static const char *lnet_i2n_skip(const char *p)
-{
-	while (*p == ' ' || *p == '\t' || *p == '\n')
-		p++;
-	return p;
-}
-
-static int lnet_i2n_num(const char **pp, u32 *v)
-{
-	const char *p = *pp;
-	u32 n = 0;
-
-	if (*p < '0' || *p > '9')
-		return -EINVAL;
-	while (*p >= '0' && *p <= '9') {
-		n = n * 10 + (*p++ - '0');
-		if (n > 255)
-			return -EINVAL;
-	}
-	*pp = p;
-	*v = n;
-	return 0;
-}
-
-/* One "n" or "n-m" at *@pp: does @octet fall in it? */
-static int lnet_i2n_range(const char **pp, u32 octet, bool *hit)
-{
-	u32 lo, hi;
-
-	if (lnet_i2n_num(pp, &lo))
-		return -EINVAL;
-	hi = lo;
-	if (**pp == '-') {
-		(*pp)++;
-		if (lnet_i2n_num(pp, &hi) || hi < lo)
-			return -EINVAL;
-	}
-	*hit |= octet >= lo && octet <= hi;
-	return 0;
-}
-
-/* A pattern at *@pp (moved past it): 1 if @addr matches, 0 if not. */
-static int lnet_i2n_pattern(const char **pp, u32 addr)
-{
-	const char *p = *pp;
-	bool all = true;
-	int i;
-
-	for (i = 0; i < 4; i++) {
-		u32 octet = (addr >> (24 - 8 * i)) & 0xff;
-		bool hit = false;
-
-		if (i && *p++ != '.')
-			return -EINVAL;
-		if (*p == '*') {
-			hit = true;
-			p++;
-		} else if (*p == '[') {
-			do {
-				p++;
-				if (lnet_i2n_range(&p, octet, &hit))
-					return -EINVAL;
-			} while (*p == ',');
-			if (*p++ != ']')
-				return -EINVAL;
-		} else if (lnet_i2n_range(&p, octet, &hit)) {
-			return -EINVAL;
-		}
-		all &= hit;
-	}
-	if (*p && *p != ' ' && *p != '\t' && *p != '\n' && *p != ';')
-		return -EINVAL;
-	*pp = p;
-	return all;
-}
-
-static bool lnet_i2n_have(const struct lnet_ip2nets_ni *sel, int n, u32 net,
-			  const char *ifname)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (sel[i].net == net && (!ifname || !strcmp(sel[i].ifname, ifname)))
-			return true;
-	return false;
-}
-
-/**
- * lnet_ip2nets_select() - the NIs that ip2nets rules ask for on this node
- * @rules: the rules (NUL-terminated)
- * @ifs: this node's interfaces and their IPv4 addresses (host order)
- * @nifs: entries in @ifs
- * @sel: filled with the (network, interface) pairs chosen, in rule order
- * @max: room in @sel
- *
- * Pure: the caller supplies the interfaces.
- *
- * Return: the number of pairs in @sel (0: no rule applies), or -EINVAL for
- * a malformed rule, -E2BIG if @sel is too small.
- */
-int lnet_ip2nets_select(const char *rules, const struct lnet_ip2nets_if *ifs,
-			int nifs, struct lnet_ip2nets_ni *sel, int max)
-{
-	char names[LNET_MAX_NET_IFACES][IFNAMSIZ];
-	bool matched[LNET_IP2NETS_MAX_IFS];
-	const char *p = rules, *tok;
-	int nsel = 0, nnames, i, rc;
-	bool any;
-	u32 net;
-
-	if (nifs > LNET_IP2NETS_MAX_IFS)
-		return -EINVAL;
-	for (;;) {
-		p = lnet_i2n_skip(p);
-		if (!*p)
-			break;
-		if (*p == ';') {
-			p++;
-			continue;
-		}
-		tok = p;
-		while (*p && *p != '(' && *p != ' ' && *p != '\t' &&
-		       *p != '\n' && *p != ';')
-			p++;
-		if (lnet_str2net(tok, p - tok, &net) || net == LNET_NET_ANY ||
-		    LNET_NETTYP(net) == LNET_LND_LO)
-			return -EINVAL;
-		nnames = 0;
-		if (*p == '(') {
-			do {
-				p = lnet_i2n_skip(p + 1);
-				tok = p;
-				while (*p && *p != ',' && *p != ')' &&
-				       *p != ' ' && *p != ';')
-					p++;
-				if (p == tok || p - tok >= IFNAMSIZ ||
-				    nnames == LNET_MAX_NET_IFACES)
-					return -EINVAL;
-				memcpy(names[nnames], tok, p - tok);
-				names[nnames++][p - tok] = '\0';
-				p = lnet_i2n_skip(p);
-			} while (*p == ',');
-			if (*p++ != ')')
-				return -EINVAL;
-		}
-		memset(matched, 0, sizeof(matched));
-		any = false;
-		p = lnet_i2n_skip(p);
-		if (!*p || *p == ';')
-			return -EINVAL;		/* a rule needs a pattern */
-		while (*p && *p != ';') {
-			tok = p;
-			for (i = 0; i < nifs; i++) {
-				p = tok;
-				rc = lnet_i2n_pattern(&p, ifs[i].addr);
-				if (rc < 0)
-					return rc;
-				matched[i] |= rc;
-				any |= rc;
-			}
-			if (!nifs) {	/* still check the syntax */
-				rc = lnet_i2n_pattern(&p, 0);
-				if (rc < 0)
-					return rc;
-			}
-			p = lnet_i2n_skip(p);
-		}
-		if (!any || lnet_i2n_have(sel, nsel, net, NULL))
-			continue;
-		for (i = 0; i < (nnames ? nnames : nifs); i++) {
-			const char *ifname = nnames ? names[i] : ifs[i].name;
-
-			if ((!nnames && !matched[i]) ||
-			    lnet_i2n_have(sel, nsel, net, ifname))
-				continue;
-			if (nsel == max)
-				return -E2BIG;
-			sel[nsel].net = net;
-			strscpy(sel[nsel].ifname, ifname, IFNAMSIZ);
-			nsel++;
-		}
-	}
-	return nsel;
-}
-LNET_EXPORT_FOR_TEST(lnet_ip2nets_select);
-
-/* The up, non-loopback interfaces of the initial namespace with IPv4. */
-static int lnet_ip2nets_ifs(struct lnet_ip2nets_if *ifs)
-{
-	struct net_device *dev;
-	struct in_device *in;
-	struct in_ifaddr *ifa;
-	int n = 0;
-
-	rcu_read_lock();
-	for_each_netdev_rcu(&init_net, dev) {
-		if (!(dev->flags & IFF_UP) || (dev->flags & IFF_LOOPBACK))
-			continue;
-		in = __in_dev_get_rcu(dev);
-		if (!in)
-			continue;
-		in_dev_for_each_ifa_rcu(ifa, in) {
-			if (n == LNET_IP2NETS_MAX_IFS)
-				break;
-			strscpy(ifs[n].name, dev->name, IFNAMSIZ);
-			ifs[n].addr = ntohl(ifa->ifa_local);
-			n++;
-			break;	/* the primary address */
-		}
-	}
-	rcu_read_unlock();
-	return n;
-}
-
-/*
- * ADD_LOCAL_NI with an ip2nets rule: every NI the rules choose, each with
- * the tunables of the request. 0 when all are up (or were already), else
- * the first error (the others stay up); -EADDRNOTAVAIL if no rule applies.
- */
-static int lnet_ioc_add_ip2nets(const char *rules, const void *buf, u32 len,
-				struct lnet_net_config *cfg)
-{
-	struct lnet_ip2nets_ni *sel;
-	struct lnet_ip2nets_if *ifs;
-	struct lnet_ni_tunables tun;
-	lnet_nid_t nid;
-	int nifs, nsel, i, rc, first = 0;
-
-	ifs = kcalloc(LNET_IP2NETS_MAX_IFS, sizeof(*ifs), GFP_KERNEL);
-	sel = kcalloc(LNET_IP2NETS_MAX_IFS, sizeof(*sel), GFP_KERNEL);
-	if (!ifs || !sel) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	nifs = lnet_ip2nets_ifs(ifs);
-	nsel = lnet_ip2nets_select(rules, ifs, nifs, sel, LNET_IP2NETS_MAX_IFS);
-	if (nsel <= 0) {
-		rc = nsel ?: -EADDRNOTAVAIL;
-		goto out;
-	}
-	/* all the tunables first: nothing is added if one is refused */
-	for (i = 0; i < nsel; i++) {
-		rc = lnet_ioctl_ni_tunables(buf, len, LNET_NETTYP(sel[i].net),
-					    &tun);
-		if (rc)
-			goto out;
-	}
-	for (i = 0; i < nsel; i++) {
-		lnet_ioctl_ni_tunables(buf, len, LNET_NETTYP(sel[i].net), &tun);
-		cfg->net_id = sel[i].net;
-		strscpy(cfg->ifaces[0], sel[i].ifname, IFNAMSIZ);
-		cfg->n_ifaces = 1;
-		rc = lnet_ni_add(cfg, &tun, &nid);
-		if (rc == -EPROTONOSUPPORT)
-			rc = -ENODEV;
-		if (rc && rc != -EEXIST && !first)
-			first = rc;
-	}
-	rc = first;
-out:
-	kfree(sel);
-	kfree(ifs);
-	return rc;
-}
-
 /* ---- commands --------------------------------------------------------------- */
 
 struct lnet_ioc_ctx {
@@ -584,24 +316,58 @@ static int lnet_ioc_unconfigure(struct lnet_ioc_ctx *ctx)
 	return lnet_unconfigure();
 }
 
-/* The interface that has IPv4 address @addr, in the initial namespace. */
-static int lnet_ioc_iface_of_addr(u32 addr, char *name)
-{
-	struct net_device *dev = ip_dev_find(&init_net, htonl(addr));
-
-	if (!dev)
-		return -EADDRNOTAVAIL;
-	strscpy(name, dev->name, IFNAMSIZ);
-	dev_put(dev);
-	return 0;
-}
-
 static int lnet_ioc_check_string(const char *s, size_t size, size_t max)
 {
 	size_t n = strnlen(s, size);
 
 	return n == size || n > max ? -EINVAL : (int)n;
 }
+
+/*
+ * ADD_LOCAL_NI with an ip2nets rule: every NI the rules choose, each with
+ * the tunables of the request. 0 when all are up (or were already), else
+ * the first error (the others stay up); -EADDRNOTAVAIL if no rule applies.
+ */
+static int lnet_ioc_add_ip2nets(const char *rules, const void *buf, u32 len,
+				struct lnet_net_config *cfg)
+{
+	struct lnet_ip2nets_ni *sel;
+	struct lnet_ni_tunables tun;
+	lnet_nid_t nid;
+	int nsel, i, rc, first = 0;
+
+	sel = kcalloc(LNET_IP2NETS_MAX_IFS, sizeof(*sel), GFP_KERNEL);
+	if (!sel)
+		return -ENOMEM;
+	nsel = lnet_ip2nets_local(rules, sel, LNET_IP2NETS_MAX_IFS);
+	if (nsel <= 0) {
+		rc = nsel ?: -EADDRNOTAVAIL;
+		goto out;
+	}
+	/* all the tunables first: nothing is added if one is refused */
+	for (i = 0; i < nsel; i++) {
+		rc = lnet_ioctl_ni_tunables(buf, len, LNET_NETTYP(sel[i].net),
+					    &tun);
+		if (rc)
+			goto out;
+	}
+	for (i = 0; i < nsel; i++) {
+		lnet_ioctl_ni_tunables(buf, len, LNET_NETTYP(sel[i].net), &tun);
+		cfg->net_id = sel[i].net;
+		strscpy(cfg->ifaces[0], sel[i].ifname, IFNAMSIZ);
+		cfg->n_ifaces = 1;
+		rc = lnet_ni_add(cfg, &tun, &nid);
+		if (rc == -EPROTONOSUPPORT)
+			rc = -ENODEV;
+		if (rc && rc != -EEXIST && !first)
+			first = rc;
+	}
+	rc = first;
+out:
+	kfree(sel);
+	return rc;
+}
+
 
 static int lnet_ioc_add_ni(struct lnet_ioc_ctx *ctx)
 {
@@ -657,8 +423,8 @@ static int lnet_ioc_add_ni(struct lnet_ioc_ctx *ctx)
 	} else if (LNET_NIDADDR(c->lic_nid) != 0xffffffffU &&
 		   (lnd == LNET_LND_SOCK || lnd == LNET_LND_O2IB)) {
 		/* a complete NID: the interface that has that address */
-		rc = lnet_ioc_iface_of_addr(LNET_NIDADDR(c->lic_nid),
-					    cfg->ifaces[0]);
+		rc = lnet_ipif_of_addr(LNET_NIDADDR(c->lic_nid),
+				       cfg->ifaces[0]);
 		if (rc)
 			goto out;
 		cfg->n_ifaces = 1;
@@ -827,41 +593,38 @@ static int lnet_ioc_get_ni_health(struct lnet_ioc_ctx *ctx)
 
 /*
  * Peers are single NIs here (no Multi-Rail): each peer is its own primary
- * NID with one NI. Its state is not tracked (NA). The index walks the peer
- * table in hash order; peers coming or going between two calls may be
- * missed or seen twice, as with any index-based listing.
+ * NID with one NI. Its state is not tracked (NA). The index walks the
+ * peers in the order they were made; peers coming or going between two
+ * calls may be missed or seen twice, as with any index-based listing.
  */
 static int lnet_ioc_get_peer_ni(struct lnet_ioc_ctx *ctx)
 {
 	struct lnet_ioctl_peer_ni *p = ctx->buf;
-	struct lnet_htable *t = &lnet_core.peers;
 	u32 index = p->pni_index;
 	struct lnet_peer *peer;
 	struct lnet_msg *msg;
-	unsigned int b, i = 0;
+	unsigned int i = 0;
 	int rc = -ENOENT;
 
 	memset((void *)p + sizeof(p->pni_hdr), 0, sizeof(*p) - sizeof(p->pni_hdr));
 	p->pni_index = index;
 	spin_lock_bh(&lnet_core.net_lock);
-	for (b = 0; b < (1U << t->bits) && rc; b++) {
-		hlist_for_each_entry(peer, &t->buckets[b], hnode.node) {
-			if (i++ != index)
-				continue;
-			p->pni_primary_nid = peer->nid;
-			p->pni_nid = peer->nid;
-			p->pni_ni_state = LNET_IOCTL_PEER_NI_NA;
-			p->pni_max_tx_credits = peer->max_tx_credits;
-			p->pni_available_tx_credits = peer->tx_credits;
-			p->pni_min_tx_credits = peer->min_tx_credits;
-			list_for_each_entry(msg, &peer->tx_queue, list)
-				p->pni_tx_q_num_of_buf++;
-			p->pni_refcount = kref_read(&peer->kref);
-			p->pni_health_value = 1000;
-			p->pni_stats.ms_send_count = peer->send_count;
-			rc = 0;
-			break;
-		}
+	list_for_each_entry(peer, &lnet_core.peer_list, list) {
+		if (i++ != index)
+			continue;
+		p->pni_primary_nid = peer->nid;
+		p->pni_nid = peer->nid;
+		p->pni_ni_state = LNET_IOCTL_PEER_NI_NA;
+		p->pni_max_tx_credits = peer->max_tx_credits;
+		p->pni_available_tx_credits = peer->tx_credits;
+		p->pni_min_tx_credits = peer->min_tx_credits;
+		list_for_each_entry(msg, &peer->tx_queue, list)
+			p->pni_tx_q_num_of_buf++;
+		p->pni_refcount = kref_read(&peer->kref);
+		p->pni_health_value = 1000;
+		p->pni_stats.ms_send_count = peer->send_count;
+		rc = 0;
+		break;
 	}
 	spin_unlock_bh(&lnet_core.net_lock);
 	return rc;
@@ -1023,6 +786,7 @@ static int lnet_ioc_reset_stats(struct lnet_ioc_ctx *ctx)
 #define LNET_IOC_ADMIN		0x1	/* needs CAP_NET_ADMIN */
 #define LNET_IOC_RUNNING	0x2	/* needs LNet running */
 #define LNET_IOC_CONFIG		0x4	/* under lnet_config_mutex */
+#define LNET_IOC_INITNET	0x8	/* from the initial netns only */
 
 struct lnet_ioc_cmd {
 	u32	version;
@@ -1032,7 +796,7 @@ struct lnet_ioc_cmd {
 };
 
 #define LNET_IOC_CHANGE		(LNET_IOC_ADMIN | LNET_IOC_RUNNING | \
-				 LNET_IOC_CONFIG)
+				 LNET_IOC_CONFIG | LNET_IOC_INITNET)
 #define LNET_IOC_CMD(nr, ver, type, fl, handler)			\
 	[(nr) - LNET_IOC_MIN_NR] = {					\
 		.version = (ver), .min_len = sizeof(type),		\
@@ -1042,9 +806,9 @@ struct lnet_ioc_cmd {
 static const struct lnet_ioc_cmd lnet_ioc_cmds[LNET_IOC_MAX_NR -
 					       LNET_IOC_MIN_NR + 1] = {
 	LNET_IOC_CMD(59, LNET_IOCTL_VERSION, struct lnet_ioctl_data,
-		     LNET_IOC_ADMIN, lnet_ioc_configure),
+		     LNET_IOC_ADMIN | LNET_IOC_INITNET, lnet_ioc_configure),
 	LNET_IOC_CMD(56, LNET_IOCTL_VERSION, struct lnet_ioctl_data,
-		     LNET_IOC_ADMIN, lnet_ioc_unconfigure),
+		     LNET_IOC_ADMIN | LNET_IOC_INITNET, lnet_ioc_unconfigure),
 	LNET_IOC_CMD(62, LNET_IOCTL_VERSION2, struct lnet_ioctl_ping_data,
 		     LNET_IOC_ADMIN | LNET_IOC_RUNNING, lnet_ioc_ping),
 	LNET_IOC_CMD(81, LNET_IOCTL_VERSION2, struct lnet_ioctl_config_data,
@@ -1122,10 +886,15 @@ static int lnet_ioc_dispatch(const struct lnet_ioc_cmd *c,
 	return rc;
 }
 
-static long lnet_dev_ioctl(struct file *file, unsigned int cmd,
-			   unsigned long arg)
+/**
+ * lnet_ioctl_user() - an ioctl on /dev/lnet (dev.c)
+ * @cmd: the command
+ * @uarg: its argument in user memory
+ *
+ * Return: 0 or -errno, after the checks listed at the top.
+ */
+long lnet_ioctl_user(unsigned int cmd, void __user *uarg)
 {
-	void __user *uarg = (void __user *)arg;
 	const struct lnet_ioc_cmd *c;
 	struct lnet_ioctl_hdr hdr;
 	struct lnet_ioc_ctx ctx = { .cmd = cmd, .user = true };
@@ -1135,9 +904,15 @@ static long lnet_dev_ioctl(struct file *file, unsigned int cmd,
 	if (rc)
 		return rc;
 	c = lnet_ioc_find(cmd);
-	/* see "Permission" at the top */
+	/* see "Permission" and "Network namespaces" at the top */
 	if ((!c || (c->flags & LNET_IOC_ADMIN)) && !capable(CAP_NET_ADMIN))
 		return -EACCES;
+	if (c && (c->flags & LNET_IOC_INITNET) &&
+	    !net_eq(current->nsproxy->net_ns, &init_net)) {
+		pr_warn_ratelimited("%s[%d]: configuring LNet from a network namespace other than the initial one is not supported\n",
+				    current->comm, task_pid_nr(current));
+		return -EOPNOTSUPP;
+	}
 	if (copy_from_user(&hdr, uarg, sizeof(hdr)))
 		return -EFAULT;
 	rc = lnet_ioctl_check_hdr(&hdr, c ? c->min_len : LNET_IOCTL_MIN_LEN,
@@ -1255,41 +1030,16 @@ int lnet_unconfigure(void)
 	return rc;
 }
 
-/* ---- the device --------------------------------------------------------------- */
-
-static const struct file_operations lnet_dev_fops = {
-	.owner		= THIS_MODULE,
-	.unlocked_ioctl	= lnet_dev_ioctl,
-	.llseek		= noop_llseek,
-};
-
-static struct miscdevice lnet_miscdev = {
-	.minor	= MISC_DYNAMIC_MINOR,
-	.name	= "lnet",
-	.fops	= &lnet_dev_fops,
-	.mode	= 0666,		/* reads are open; see "Permission" */
-};
-
-/* Module init, once the core is set up. */
-int lnet_dev_init(void)
-{
-	int rc = misc_register(&lnet_miscdev);
-
-	if (rc)
-		pr_err("lnet: cannot register /dev/lnet: %d\n", rc);
-	return rc;
-}
-
 /*
- * Module exit. No ioctl is running (an open /dev/lnet holds the module);
+ * Module exit (no ioctl is running: an open /dev/lnet holds the module):
  * drop the configured reference if user space left LNet configured.
  */
-void lnet_dev_fini(void)
+void lnet_config_fini(void)
 {
-	misc_deregister(&lnet_miscdev);
 	mutex_lock(&lnet_config_mutex);
 	if (lnet_config_held)
 		LNetNIFini();
 	lnet_config_held = false;
 	mutex_unlock(&lnet_config_mutex);
 }
+

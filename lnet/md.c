@@ -49,9 +49,10 @@ int lnet_md_slots_init(void)
 		lockdep_set_class_and_name(&slot->lock, &lnet_md_slot_key,
 					   "lnet_md_slot");
 		INIT_LIST_HEAD(&slot->events);
+		INIT_LIST_HEAD(&slot->mds);
 		slot->next_seq = 1;
 		slot->index = i;
-		rc = lnet_htable_init(&slot->handles, 6, &slot->lock);
+		rc = lnet_htable_init(&slot->handles, &slot->lock);
 		if (rc) {
 			while (i--)
 				lnet_htable_fini(&lnet_core.md_slots[i].handles);
@@ -89,16 +90,12 @@ LNET_EXPORT_FOR_TEST(lnet_md_slot_of);
 
 struct lnet_libmd *lnet_md_lookup(struct lnet_md_slot *slot, u64 cookie)
 {
-	struct lnet_libmd *md;
+	struct lnet_hnode *n;
 
-	lockdep_assert_held(&slot->lock);
 	if (lnet_cookie_type(cookie) != LNET_COOKIE_MD)
 		return NULL;
-	hlist_for_each_entry(md, lnet_htable_bucket(&slot->handles, cookie),
-			     handle.node)
-		if (md->handle.key == cookie)
-			return md;
-	return NULL;
+	n = lnet_htable_find(&slot->handles, cookie);
+	return n ? container_of(n, struct lnet_libmd, handle) : NULL;
 }
 
 /* Validate @umd and make an MD of it, holding its EQ; not yet hashed. */
@@ -170,22 +167,29 @@ static void lnet_md_discard(struct lnet_libmd *md)
 	lnet_md_free(md);
 }
 
-void lnet_md_slot_insert(struct lnet_md_slot *slot, struct lnet_libmd *md)
+/* Give @md its handle in @slot; 0 or -ENOMEM (see handle.c). */
+int lnet_md_slot_insert(struct lnet_md_slot *slot, struct lnet_libmd *md)
 {
 	u64 cookie;
+	int rc;
 
 	lockdep_assert_held(&slot->lock);
 	cookie = lnet_cookie_make(slot->next_seq++, slot->index,
 				  lnet_core.md_slot_bits, LNET_COOKIE_MD);
+	rc = lnet_htable_add(&slot->handles, &md->handle, cookie);
+	if (rc)
+		return rc;
+	list_add_tail(&md->slot_link, &slot->mds);
 	md->slot = slot;
-	lnet_htable_add(&slot->handles, &md->handle, cookie);
 	md->flags |= LNET_MD_FL_HASHED;
+	return 0;
 }
 
 static void lnet_md_unhash(struct lnet_libmd *md)
 {
 	if (md->flags & LNET_MD_FL_HASHED) {
 		lnet_htable_del(&md->slot->handles, &md->handle);
+		list_del(&md->slot_link);
 		md->flags &= ~LNET_MD_FL_HASHED;
 	}
 }
@@ -483,7 +487,6 @@ int LNetMDAttach(struct lnet_handle_me meh, struct lnet_md umd,
 	if (IS_ERR(md))
 		return PTR_ERR(md);
 	slot = lnet_md_pick_slot();
-	lnet_htable_grow(&slot->handles, GFP_KERNEL);
 
 	/* PUTs taken off a lazy portal go to their LNDs: see lnet_ni_stop() */
 	idx = srcu_read_lock(&lnet_core.lnd_srcu);
@@ -495,9 +498,11 @@ int LNetMDAttach(struct lnet_handle_me meh, struct lnet_md umd,
 		rc = -EBUSY;
 	} else {
 		spin_lock_bh(&slot->lock);
-		lnet_md_slot_insert(slot, md);
-		handle->cookie = md->handle.key;
-		lnet_ptl_attach_md(ptl, me, md, &matched, &dropped);
+		rc = lnet_md_slot_insert(slot, md);
+		if (!rc) {
+			handle->cookie = md->handle.key;
+			lnet_ptl_attach_md(ptl, me, md, &matched, &dropped);
+		}
 		spin_unlock_bh(&slot->lock);
 	}
 	spin_unlock_bh(&ptl->lock);
@@ -532,6 +537,7 @@ int LNetMDBind(struct lnet_md umd, enum lnet_unlink unlink,
 {
 	struct lnet_md_slot *slot;
 	struct lnet_libmd *md;
+	int rc;
 
 	if (!handle)
 		return -EINVAL;
@@ -541,13 +547,15 @@ int LNetMDBind(struct lnet_md umd, enum lnet_unlink unlink,
 	if (IS_ERR(md))
 		return PTR_ERR(md);
 	slot = lnet_md_pick_slot();
-	lnet_htable_grow(&slot->handles, GFP_KERNEL);
 
 	spin_lock_bh(&slot->lock);
-	lnet_md_slot_insert(slot, md);
-	handle->cookie = md->handle.key;
+	rc = lnet_md_slot_insert(slot, md);
+	if (!rc)
+		handle->cookie = md->handle.key;
 	spin_unlock_bh(&slot->lock);
-	return 0;
+	if (rc)
+		lnet_md_discard(md);
+	return rc;
 }
 EXPORT_SYMBOL_GPL(LNetMDBind);
 
@@ -627,29 +635,24 @@ void lnet_md_slots_quiesce(void)
  */
 unsigned int lnet_md_cleanup(void)
 {
-	struct lnet_libmd *md;
-	struct hlist_node *tmp;
-	unsigned int i, b, n = 0;
+	struct lnet_libmd *md, *tmp;
+	unsigned int i, n = 0;
 
 	for (i = 0; i < (1U << lnet_core.md_slot_bits); i++) {
 		struct lnet_md_slot *slot = &lnet_core.md_slots[i];
-		HLIST_HEAD(dead);
+		LIST_HEAD(dead);
 
 		spin_lock_bh(&slot->lock);
-		for (b = 0; b < (1U << slot->handles.bits); b++) {
-			hlist_for_each_entry_safe(md, tmp,
-						  &slot->handles.buckets[b],
-						  handle.node) {
-				WARN_ON(md->msg_refs || md->me);
-				lnet_md_unhash(md);
-				hlist_add_head(&md->handle.node, &dead);
-				n++;
-			}
+		list_for_each_entry_safe(md, tmp, &slot->mds, slot_link) {
+			WARN_ON(md->msg_refs || md->me);
+			lnet_md_unhash(md);
+			list_add_tail(&md->slot_link, &dead);
+			n++;
 		}
 		spin_unlock_bh(&slot->lock);
 
-		hlist_for_each_entry_safe(md, tmp, &dead, handle.node) {
-			hlist_del(&md->handle.node);
+		list_for_each_entry_safe(md, tmp, &dead, slot_link) {
+			list_del(&md->slot_link);
 			lnet_md_discard(md);
 		}
 	}

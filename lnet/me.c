@@ -70,6 +70,7 @@ int LNetMEAttach(unsigned int portal, struct lnet_process_id match_id,
 {
 	struct lnet_portal *ptl;
 	struct lnet_me *me;
+	int rc;
 
 	if (portal >= LNET_MAX_PORTALS || !lnet_me_args_ok(unlink, pos, handle))
 		return -EINVAL;
@@ -79,13 +80,15 @@ int LNetMEAttach(unsigned int portal, struct lnet_process_id match_id,
 	if (!me)
 		return -ENOMEM;
 	ptl = &lnet_core.portals[portal];
-	lnet_ptl_grow(ptl, me->exact);
 
 	spin_lock_bh(&ptl->lock);
-	lnet_ptl_link_me(ptl, me, pos, NULL);
-	handle->cookie = me->handle.key;
+	rc = lnet_ptl_link_me(ptl, me, pos, NULL);
+	if (!rc)
+		handle->cookie = me->handle.key;
 	spin_unlock_bh(&ptl->lock);
-	return 0;
+	if (rc)
+		lnet_me_free(me);
+	return rc;
 }
 EXPORT_SYMBOL_GPL(LNetMEAttach);
 
@@ -108,6 +111,7 @@ int LNetMEInsert(struct lnet_handle_me current_meh,
 {
 	struct lnet_portal *ptl;
 	struct lnet_me *me, *cur;
+	int rc = -ENOENT;
 
 	if (!lnet_me_args_ok(unlink, pos, handle))
 		return -EINVAL;
@@ -119,20 +123,17 @@ int LNetMEInsert(struct lnet_handle_me current_meh,
 	if (!me)
 		return -ENOMEM;
 	ptl = lnet_portal_of_cookie(current_meh.cookie);
-	lnet_ptl_grow(ptl, me->exact);
 
 	spin_lock_bh(&ptl->lock);
 	cur = lnet_me_lookup(ptl, current_meh.cookie);
-	if (cur) {
-		lnet_ptl_link_me(ptl, me, pos, cur);
+	if (cur)
+		rc = lnet_ptl_link_me(ptl, me, pos, cur);
+	if (!rc)
 		handle->cookie = me->handle.key;
-	}
 	spin_unlock_bh(&ptl->lock);
-	if (!cur) {
+	if (rc)
 		lnet_me_free(me);
-		return -ENOENT;
-	}
-	return 0;
+	return rc;
 }
 EXPORT_SYMBOL_GPL(LNetMEInsert);
 

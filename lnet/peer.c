@@ -13,7 +13,8 @@
 
 int lnet_peers_init(void)
 {
-	return lnet_htable_init(&lnet_core.peers, 8, &lnet_core.net_lock);
+	INIT_LIST_HEAD(&lnet_core.peer_list);
+	return lnet_htable_init(&lnet_core.peers, &lnet_core.net_lock);
 }
 
 void lnet_peers_fini(void)
@@ -33,14 +34,9 @@ void lnet_peer_put(struct lnet_peer *peer)
 
 static struct lnet_peer *lnet_peer_find_locked(lnet_nid_t nid)
 {
-	struct lnet_peer *peer;
+	struct lnet_hnode *n = lnet_htable_find(&lnet_core.peers, nid);
 
-	lockdep_assert_held(&lnet_core.net_lock);
-	hlist_for_each_entry(peer, lnet_htable_bucket(&lnet_core.peers, nid),
-			     hnode.node)
-		if (peer->nid == nid)
-			return peer;
-	return NULL;
+	return n ? container_of(n, struct lnet_peer, hnode) : NULL;
 }
 
 /* The peer @nid on @ni, created if need be; a reference for the caller. */
@@ -66,12 +62,12 @@ struct lnet_peer *lnet_peer_get(struct lnet_ni *ni, lnet_nid_t nid, gfp_t gfp)
 	new->tx_credits = new->max_tx_credits;
 	new->min_tx_credits = new->max_tx_credits;
 	INIT_LIST_HEAD(&new->tx_queue);
-	lnet_htable_grow(&lnet_core.peers, gfp);
 
 	spin_lock_bh(&lnet_core.net_lock);
 	peer = lnet_peer_find_locked(nid);
-	if (!peer && ni->state == LNET_NI_STATE_UP) {
-		lnet_htable_add(&lnet_core.peers, &new->hnode, nid);
+	if (!peer && ni->state == LNET_NI_STATE_UP &&
+	    !lnet_htable_add(&lnet_core.peers, &new->hnode, nid)) {
+		list_add_tail(&new->list, &lnet_core.peer_list);
 		peer = new;
 		new = NULL;
 	}
@@ -88,22 +84,17 @@ struct lnet_peer *lnet_peer_get(struct lnet_ni *ni, lnet_nid_t nid, gfp_t gfp)
  */
 void lnet_peers_del_ni(struct lnet_ni *ni, struct list_head *queued)
 {
-	struct lnet_htable *t = &lnet_core.peers;
-	struct hlist_node *tmp;
-	struct lnet_peer *peer;
-	unsigned int b;
+	struct lnet_peer *peer, *tmp;
 
 	lockdep_assert_held(&lnet_core.net_lock);
-	for (b = 0; b < (1U << t->bits); b++) {
-		hlist_for_each_entry_safe(peer, tmp, &t->buckets[b],
-					  hnode.node) {
-			if (peer->ni != ni)
-				continue;
-			list_splice_tail_init(&peer->tx_queue, queued);
-			lnet_htable_del(t, &peer->hnode);
-			/* messages sending to it keep it until they are freed */
-			lnet_peer_put(peer);
-		}
+	list_for_each_entry_safe(peer, tmp, &lnet_core.peer_list, list) {
+		if (peer->ni != ni)
+			continue;
+		list_splice_tail_init(&peer->tx_queue, queued);
+		lnet_htable_del(&lnet_core.peers, &peer->hnode);
+		list_del(&peer->list);
+		/* messages sending to it keep it until they are freed */
+		lnet_peer_put(peer);
 	}
 }
 

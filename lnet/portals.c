@@ -21,6 +21,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/hash.h>
+#include <linux/rhashtable.h>
 #include <linux/slab.h>
 #include <linux/lnet/lib-lnet.h>
 #include <linux/lnet/test-export.h>
@@ -30,6 +31,18 @@
 #define LNET_ME_ORDER_GAP	(1ULL << 32)
 
 static struct lock_class_key lnet_portal_key;
+
+/*
+ * The match hash is keyed on a mix of match bits and NID: MEs with equal
+ * keys share one list (rhltable), and a rare key collision between two
+ * different (bits, NID) pairs is sorted out by lnet_me_matches().
+ */
+static const struct rhashtable_params lnet_match_params = {
+	.head_offset		= offsetof(struct lnet_me, mnode),
+	.key_offset		= offsetof(struct lnet_me, mkey),
+	.key_len		= sizeof(u64),
+	.automatic_shrinking	= true,
+};
 
 int lnet_portals_init(void)
 {
@@ -51,23 +64,25 @@ int lnet_portals_init(void)
 		INIT_LIST_HEAD(&ptl->me_all);
 		INIT_LIST_HEAD(&ptl->me_wild);
 		INIT_LIST_HEAD(&ptl->delayed);
-		rc = lnet_htable_init(&ptl->me_handles, 4, &ptl->lock);
-		if (!rc) {
-			rc = lnet_htable_init(&ptl->match_hash, 4, &ptl->lock);
-			if (rc)
-				lnet_htable_fini(&ptl->me_handles);
-		}
+		rc = lnet_htable_init(&ptl->me_handles, &ptl->lock);
+		if (rc)
+			goto fail;
+		rc = rhltable_init(&ptl->match_hash, &lnet_match_params);
 		if (rc) {
-			while (i--) {
-				ptl = &lnet_core.portals[i];
-				lnet_htable_fini(&ptl->match_hash);
-				lnet_htable_fini(&ptl->me_handles);
-			}
-			kfree(lnet_core.portals);
-			return rc;
+			lnet_htable_fini(&ptl->me_handles);
+			goto fail;
 		}
 	}
 	return 0;
+
+fail:
+	while (i--) {
+		ptl = &lnet_core.portals[i];
+		rhltable_destroy(&ptl->match_hash);
+		lnet_htable_fini(&ptl->me_handles);
+	}
+	kfree(lnet_core.portals);
+	return rc;
 }
 
 void lnet_portals_fini(void)
@@ -75,7 +90,8 @@ void lnet_portals_fini(void)
 	unsigned int i;
 
 	for (i = 0; i < LNET_MAX_PORTALS; i++) {
-		lnet_htable_fini(&lnet_core.portals[i].match_hash);
+		WARN_ON(lnet_core.portals[i].nexact);
+		rhltable_destroy(&lnet_core.portals[i].match_hash);
 		lnet_htable_fini(&lnet_core.portals[i].me_handles);
 	}
 	kfree(lnet_core.portals);
@@ -88,29 +104,17 @@ struct lnet_portal *lnet_portal_of_cookie(u64 cookie)
 
 struct lnet_me *lnet_me_lookup(struct lnet_portal *ptl, u64 cookie)
 {
-	struct lnet_me *me;
+	struct lnet_hnode *n;
 
-	lockdep_assert_held(&ptl->lock);
 	if (lnet_cookie_type(cookie) != LNET_COOKIE_ME)
 		return NULL;
-	hlist_for_each_entry(me, lnet_htable_bucket(&ptl->me_handles, cookie),
-			     handle.node)
-		if (me->handle.key == cookie)
-			return me;
-	return NULL;
+	n = lnet_htable_find(&ptl->me_handles, cookie);
+	return n ? container_of(n, struct lnet_me, handle) : NULL;
 }
 
 static u64 lnet_match_key(u64 match_bits, lnet_nid_t nid)
 {
 	return match_bits ^ (nid * GOLDEN_RATIO_64);
-}
-
-/* Make room in @ptl's tables before an ME is added (may sleep). */
-void lnet_ptl_grow(struct lnet_portal *ptl, bool exact)
-{
-	lnet_htable_grow(&ptl->me_handles, GFP_KERNEL);
-	if (exact)
-		lnet_htable_grow(&ptl->match_hash, GFP_KERNEL);
 }
 
 static void lnet_ptl_renumber(struct lnet_portal *ptl)
@@ -187,16 +191,30 @@ static void lnet_ptl_link_wild(struct lnet_portal *ptl, struct lnet_me *me,
 /*
  * Add @me to @ptl: at the head or tail (@cur NULL), or next to @cur
  * (LNetMEInsert). Gives @me its handle.
+ *
+ * Return: 0, or -ENOMEM if a table is full and cannot grow right now.
  */
-void lnet_ptl_link_me(struct lnet_portal *ptl, struct lnet_me *me,
-		      enum lnet_ins_pos pos, struct lnet_me *cur)
+int lnet_ptl_link_me(struct lnet_portal *ptl, struct lnet_me *me,
+		     enum lnet_ins_pos pos, struct lnet_me *cur)
 {
 	u64 cookie;
+	int rc;
 
 	lockdep_assert_held(&ptl->lock);
 	cookie = lnet_cookie_make(ptl->next_seq++, ptl->index,
 				  LNET_PORTAL_BITS, LNET_COOKIE_ME);
-	lnet_htable_add(&ptl->me_handles, &me->handle, cookie);
+	rc = lnet_htable_add(&ptl->me_handles, &me->handle, cookie);
+	if (rc)
+		return rc;
+	if (me->exact) {
+		me->mkey = lnet_match_key(me->match_bits, me->match_id.nid);
+		if (rhltable_insert(&ptl->match_hash, &me->mnode,
+				    lnet_match_params)) {
+			lnet_htable_del(&ptl->me_handles, &me->handle);
+			return -ENOMEM;
+		}
+		ptl->nexact++;
+	}
 	me->ptl = ptl;
 
 	if (!cur) {
@@ -212,13 +230,9 @@ void lnet_ptl_link_me(struct lnet_portal *ptl, struct lnet_me *me,
 	}
 	ptl->nme++;
 	lnet_ptl_order_me(ptl, me);
-
-	if (me->exact)
-		lnet_htable_add(&ptl->match_hash, &me->mnode,
-				lnet_match_key(me->match_bits,
-					       me->match_id.nid));
-	else
+	if (!me->exact)
 		lnet_ptl_link_wild(ptl, me, pos, cur);
+	return 0;
 }
 
 /* Take @me (which has no MD) off @ptl. */
@@ -227,10 +241,13 @@ void lnet_ptl_unlink_me(struct lnet_portal *ptl, struct lnet_me *me)
 	lockdep_assert_held(&ptl->lock);
 	lnet_htable_del(&ptl->me_handles, &me->handle);
 	list_del(&me->all_link);
-	if (me->exact)
-		lnet_htable_del(&ptl->match_hash, &me->mnode);
-	else
+	if (me->exact) {
+		WARN_ON(rhltable_remove(&ptl->match_hash, &me->mnode,
+					lnet_match_params));
+		ptl->nexact--;
+	} else {
 		list_del(&me->wild_link);
+	}
 	ptl->nme--;
 }
 
@@ -266,15 +283,18 @@ static struct lnet_me *lnet_ptl_next_exact(struct lnet_portal *ptl,
 {
 	u64 key = lnet_match_key(info->match_bits, info->src.nid);
 	struct lnet_me *me, *best = NULL;
+	struct rhlist_head *pos, *list;
 
-	hlist_for_each_entry(me, lnet_htable_bucket(&ptl->match_hash, key),
-			     mnode.node) {
-		if (me->mnode.key != key || me->order <= after ||
-		    (best && me->order > best->order))
+	lockdep_assert_held(&ptl->lock);
+	rcu_read_lock();
+	list = rhltable_lookup(&ptl->match_hash, &key, lnet_match_params);
+	rhl_for_each_entry_rcu(me, pos, list, mnode) {
+		if (me->order <= after || (best && me->order > best->order))
 			continue;
 		if (lnet_me_matches(me, info))
 			best = me;
 	}
+	rcu_read_unlock();
 	return best;
 }
 
@@ -315,7 +335,7 @@ static enum lnet_match_rc lnet_ptl_match_locked(struct lnet_portal *ptl,
 	for (;;) {
 		while (wild && !lnet_me_matches(wild, info))
 			wild = lnet_ptl_next_wild(ptl, wild);
-		exact = ptl->match_hash.count ?
+		exact = ptl->nexact ?
 			lnet_ptl_next_exact(ptl, info, after) : NULL;
 		if (!wild && !exact)
 			return LNET_MATCH_NONE;
@@ -544,26 +564,34 @@ unsigned int lnet_ptl_cleanup(void)
 int lnet_ptl_get_stats(unsigned int portal, struct lnet_ptl_stats *st)
 {
 	struct lnet_portal *ptl;
-	struct lnet_me *me;
+	struct bucket_table *tbl;
+	struct rhashtable *ht;
+	struct rhash_head *pos;
 	unsigned int b, chain;
 
 	if (portal >= LNET_MAX_PORTALS)
 		return -EINVAL;
 	ptl = &lnet_core.portals[portal];
+	ht = &ptl->match_hash.ht;
 	memset(st, 0, sizeof(*st));
 	spin_lock_bh(&ptl->lock);
 	st->nme = ptl->nme;
-	st->nexact = ptl->match_hash.count;
-	st->nwild = ptl->nme - ptl->match_hash.count;
-	st->hash_bits = ptl->match_hash.bits;
+	st->nexact = ptl->nexact;
+	st->nwild = ptl->nme - ptl->nexact;
 	st->ndelayed = ptl->ndelayed;
-	for (b = 0; b < (1U << ptl->match_hash.bits); b++) {
-		chain = 0;
-		hlist_for_each_entry(me, &ptl->match_hash.buckets[b],
-				     mnode.node)
-			chain++;
-		st->max_chain = max(st->max_chain, chain);
+	/* distinct keys per bucket; a resize in progress has two tables */
+	rcu_read_lock();
+	for (tbl = rht_dereference_rcu(ht->tbl, ht); tbl;
+	     tbl = rht_dereference_rcu(tbl->future_tbl, ht)) {
+		st->hash_bits = ilog2(tbl->size);
+		for (b = 0; b < tbl->size; b++) {
+			chain = 0;
+			rht_for_each_rcu(pos, tbl, b)
+				chain++;
+			st->max_chain = max(st->max_chain, chain);
+		}
 	}
+	rcu_read_unlock();
 	spin_unlock_bh(&ptl->lock);
 	return 0;
 }

@@ -5,6 +5,8 @@
  * PUTs into the client's buffer; WRITE, it GETs from it. Both sides check
  * the pattern they receive as the check flags ask.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include "selftest.h"
 
 struct lst_brw_args {

@@ -11,6 +11,8 @@
  * SIMPLE: the first and the last 8 bytes of every page-sized chunk of the
  * stream (with offset 0, the first and last 8 bytes of each page fragment).
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/highmem.h>
 #include <linux/list.h>
 #include <linux/slab.h>

@@ -9,6 +9,8 @@
  * without it: their RPC completions step them (lst_unit_done()), and the
  * batch's lock orders their end against a stop.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
 #include <linux/slab.h>
@@ -103,7 +105,7 @@ void lst_unit_done(struct lst_rpc *rpc)
 	if (rc) {
 		atomic_inc(&t->errors);
 		lst_fw_count_error(b->ses, t->ops->service);
-		pr_debug(LST_PFX "test RPC to %llx failed: %d\n", u->dest.nid, rc);
+		pr_debug("test RPC to %llx failed: %d\n", u->dest.nid, rc);
 	}
 	u->loops_done++;
 
@@ -249,7 +251,7 @@ static void lst_session_destroy(void)
 		return;
 	list_for_each_entry_safe(b, tmp, &ses->batches, list)
 		lst_batch_destroy(b);
-	pr_info(LST_PFX "session %s ended\n", ses->name);
+	pr_info("session %s ended\n", ses->name);
 	lst_fw.ses = NULL;
 	kfree(ses);
 }
@@ -268,7 +270,7 @@ static void lst_session_expire(struct work_struct *work)
 	ses = lst_fw.ses;
 	if (ses && ses->timeout &&
 	    time_after(jiffies, ses->last_active + ses->timeout * HZ)) {
-		pr_info(LST_PFX "session %s: no console for %u s\n",
+		pr_info("session %s: no console for %u s\n",
 			ses->name, ses->timeout);
 		lst_session_destroy();
 	}
@@ -352,7 +354,7 @@ static int lst_handle_mksn(struct lst_srpc *s)
 	ses->start = ktime_get();
 	INIT_LIST_HEAD(&ses->batches);
 	lst_fw.ses = ses;
-	pr_info(LST_PFX "session %s from console %s\n", ses->name,
+	pr_info("session %s from console %s\n", ses->name,
 		lnet_nid2str(ses->sid.ses_nid, nidstr, sizeof(nidstr)));
 out:
 	ses = lst_fw.ses;

@@ -4,6 +4,8 @@
  * (Documentation/wire/selftest.md). Loading it brings LNet up with pid 12345
  * and posts the framework and test services; `lst` drives the console.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/module.h>
 #include <linux/workqueue.h>
 #include "selftest.h"
@@ -40,7 +42,7 @@ static int __init lst_init(void)
 		return -ENOMEM;
 	rc = LNetNIInit(LST_PID);
 	if (rc < 0) {
-		pr_err(LST_PFX "cannot bring LNet up: %d\n", rc);
+		pr_err("cannot bring LNet up: %d\n", rc);
 		goto out_wq;
 	}
 	rc = lst_rpc_startup();

@@ -3,6 +3,8 @@
  * The ping test (Documentation/wire/selftest.md, "Test RPC bodies"): a
  * 160-byte request with a magic and a sequence number, echoed by the server.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/ktime.h>
 #include "selftest.h"
 

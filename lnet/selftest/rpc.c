@@ -9,6 +9,8 @@
  * md.user_ptr (struct lst_mdcb). lst_nmd counts the MDs alive, so
  * shutdown can wait until the last one has delivered its final event.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/cpumask.h>
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
@@ -593,7 +595,7 @@ static void lst_srpc_recycle(struct lst_srpc *s)
 	if (!stopping && !lst_srpc_post(s))
 		return;
 	if (!stopping)
-		pr_warn_ratelimited(LST_PFX "%s: cannot repost a request buffer\n",
+		pr_warn_ratelimited("%s: cannot repost a request buffer\n",
 				    svc->name);
 	spin_lock_irqsave(&svc->lock, flags);
 	svc->nactive--;
@@ -634,7 +636,7 @@ static void lst_srpc_work(struct work_struct *work)
 			   sizeof(s->rpy), false, false, lst_rpc_timeout_s);
 	if (rc) {
 		atomic_inc(&lst_stats.errors);
-		pr_debug(LST_PFX "%s: reply to %llx failed: %d\n", svc->name,
+		pr_debug("%s: reply to %llx failed: %d\n", svc->name,
 			 s->peer.nid, rc);
 	}
 out:
@@ -687,7 +689,7 @@ int lst_service_start(struct lst_service *svc, unsigned int nbufs)
 		}
 	}
 	if (rc) {
-		pr_err(LST_PFX "%s: cannot post request buffers: %d\n",
+		pr_err("%s: cannot post request buffers: %d\n",
 		       svc->name, rc);
 		lst_service_stop(svc);
 	}
@@ -755,5 +757,5 @@ void lst_rpc_shutdown(void)
 	while ((rc = LNetEQFree(lst_eqh)) == -EBUSY)
 		schedule_timeout_uninterruptible(1);
 	if (rc)
-		pr_warn(LST_PFX "EQ free: %d\n", rc);
+		pr_warn("EQ free: %d\n", rc);
 }

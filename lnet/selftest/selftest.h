@@ -6,8 +6,9 @@
  * Files: wire.c (message checks and byte order), rpc.c (client RPCs,
  * services and their request buffers, bulk), framework.c (the test node:
  * session, batches, tests, framework services), ping_test.c and
- * brw_test.c (the two tests, both roles), console.c (the console and its
- * /dev/lnet commands), module.c.
+ * brw_test.c (the two tests, both roles), the console (console.h:
+ * console_ioctl.c, its /dev/lnet commands; console_rpc.c, its RPCs to the
+ * nodes), module.c.
  *
  * Lock order (Documentation/locking.md, "lnet_selftest"):
  *   lst_con.mutex -> lst_fw.mutex -> rpc->lock, batch->lock, svc->lock
@@ -34,7 +35,6 @@
 #include <uapi/linux/lnet/lnetst.h>
 #include "wire.h"
 
-#define LST_PFX			"lnet_selftest: "
 #define LST_PID			LNET_PID_LUSTRE
 #define LST_PING_INTERVAL	8	/* s, console keep-alive */
 #define LST_MAX_NDEST		(256 * LST_DESTS_PER_PAGE)
@@ -268,7 +268,7 @@ extern const struct lst_test_ops lst_brw_ops;
 extern struct lst_service lst_ping_service;
 extern struct lst_service lst_brw_service;
 
-/* ---- console (console.c) ------------------------------------------------ */
+/* ---- console (console_ioctl.c, console_rpc.c) ------------------------- */
 
 int lst_console_startup(void);
 void lst_console_shutdown(void);

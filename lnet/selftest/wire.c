@@ -3,6 +3,8 @@
  * Selftest messages: checks and byte order (Documentation/wire/selftest.md).
  * Messages travel in the sender's order; the receiver swaps what it reads.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/errno.h>
 #include <linux/string.h>
 #include <linux/swab.h>

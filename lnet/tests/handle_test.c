@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * White-box tests of handles: the cookie layout (type bits, portal or MD
- * slot bits, sequence), the growing hash tables behind them, and that
+ * slot bits, sequence), the self-resizing tables behind them, and that
  * stale or mistyped cookies never resolve - also across a restart.
  */
 #include <linux/lnet/lib-lnet.h>
@@ -75,45 +75,53 @@ struct hnode_obj {
 	u64			val;
 };
 
+/* Thousands of handles: the table grows by itself and finds them all. */
 static void handle_htable_grows(struct kunit *test)
 {
 	const unsigned int n = 5000;
-	struct hnode_obj *objs, *o;
-	struct lnet_htable t;
+	struct lnet_hnode *hn, *absent, *gone, *kept;
+	struct hnode_obj *objs;
+	struct lnet_htable *t;
 	spinlock_t lock;
-	unsigned int i, found, bits0;
+	unsigned int i, found, added = 0;
 
 	spin_lock_init(&lock);
 
 	objs = kunit_kcalloc(test, n, sizeof(*objs), GFP_KERNEL);
+	/* not on the stack: its resize work item is queued */
+	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, objs);
-	KUNIT_ASSERT_EQ(test, lnet_htable_init(&t, 2, &lock), 0);
-	bits0 = t.bits;
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	KUNIT_ASSERT_EQ(test, lnet_htable_init(t, &lock), 0);
 	for (i = 0; i < n; i++) {
-		lnet_htable_grow(&t, GFP_KERNEL);
-		spin_lock_bh(&lock);
 		objs[i].val = i;
-		lnet_htable_add(&t, &objs[i].hn, i * 4 + 1);
+		spin_lock_bh(&lock);
+		added += !lnet_htable_add(t, &objs[i].hn, i * 4 + 1);
 		spin_unlock_bh(&lock);
 	}
-	KUNIT_EXPECT_EQ(test, t.count, n);
-	KUNIT_EXPECT_GT(test, t.bits, bits0);
-	/* never more than two entries per bucket on average */
-	KUNIT_EXPECT_LE(test, t.count, 2U << t.bits);
+	KUNIT_EXPECT_EQ(test, added, n);
+	KUNIT_EXPECT_EQ(test, lnet_htable_count(t), n);
 
 	spin_lock_bh(&lock);
 	for (i = 0, found = 0; i < n; i++) {
-		hlist_for_each_entry(o, lnet_htable_bucket(&t, i * 4 + 1),
-				     hn.node)
-			if (o->hn.key == i * 4 + 1 && o->val == i)
-				found++;
+		hn = lnet_htable_find(t, i * 4 + 1);
+		if (hn && container_of(hn, struct hnode_obj, hn)->val == i)
+			found++;
 	}
-	for (i = 0; i < n; i++)
-		lnet_htable_del(&t, &objs[i].hn);
+	absent = lnet_htable_find(t, 4 * n + 1) ?: lnet_htable_find(t, 2);
+	for (i = 0; i < n; i += 2)
+		lnet_htable_del(t, &objs[i].hn);
+	gone = lnet_htable_find(t, 1);
+	kept = lnet_htable_find(t, 5);
+	for (i = 1; i < n; i += 2)
+		lnet_htable_del(t, &objs[i].hn);
 	spin_unlock_bh(&lock);
 	KUNIT_EXPECT_EQ(test, found, n);
-	KUNIT_EXPECT_EQ(test, t.count, 0U);
-	lnet_htable_fini(&t);
+	KUNIT_EXPECT_NULL(test, absent);
+	KUNIT_EXPECT_NULL(test, gone);
+	KUNIT_EXPECT_PTR_EQ(test, kept, &objs[1].hn);
+	KUNIT_EXPECT_EQ(test, lnet_htable_count(t), 0U);
+	lnet_htable_fini(t);
 }
 
 /* Freed handles are never handed out again, so they stay stale. */

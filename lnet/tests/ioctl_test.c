@@ -375,7 +375,7 @@ static void tunable_ranges(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, p.value, 2);
 }
 
-static const struct lnet_ip2nets_if node_ifs[] = {
+static const struct lnet_ipif node_ifs[] = {
 	{ "eth0", 0xc0000201 },		/* 192.0.2.1 */
 	{ "eth1", 0xc6336401 },		/* 198.51.100.1 */
 	{ "ib0", 0x0a0a0505 },		/* 10.10.5.5 */

@@ -344,6 +344,26 @@ lc_nobody lnet unconfigure && t_fail "nobody: unconfigure refused" "it succeeded
 lc_nobody set retry_count 4 && t_fail "nobody: set refused" "it succeeded" || t_ok "nobody: set refused"
 t_check "retry_count still 3" test "$(param lnet_retry_count)" = 3
 
+# another network namespace: changes refused (LNet is init_net only), reads fine
+if unshare --net true 2>/dev/null; then
+	if unshare --net "$LNETCTL" net add --net tcp5 --if lo >"$OUT" 2>"$ERR"; then
+		t_fail "other netns: net add refused" "it succeeded"
+	elif grep -q 'errno: -95$' "$ERR"; then
+		t_ok "other netns: net add refused with EOPNOTSUPP"
+	else
+		t_fail "other netns: net add refused with EOPNOTSUPP" "$(tr '\n' ' ' <"$ERR")"
+	fi
+	t_check "other netns: refusal logged" sh -c "dmesg | grep -q 'lnet: .*network namespace other than the initial one'"
+	if unshare --net "$LNETCTL" lnet unconfigure >"$OUT" 2>"$ERR"; then
+		t_fail "other netns: unconfigure refused" "it succeeded"
+	else
+		t_ok "other netns: unconfigure refused"
+	fi
+	t_check "other netns: net show works" sh -c "unshare --net '$LNETCTL' net show | grep -qF 'nid: 0@lo'"
+else
+	t_log "skip: other netns checks (no network namespaces in this kernel)"
+fi
+
 # bogus ioctls
 if t_check "build bad_ioctls (cc -O0)" make -s -C "$LNET_TOP/tests/ioctl" OUT=/tmp; then
 	t_bad_ioctls root

@@ -87,13 +87,12 @@ void lnet_ni_stats_sum(struct lnet_ni *ni, struct lnet_ni_stats *sum);
 void lnet_counters_reset(void);
 
 /* handle.c */
-int lnet_htable_init(struct lnet_htable *t, unsigned int bits,
-		     spinlock_t *lock);
+int lnet_htable_init(struct lnet_htable *t, spinlock_t *lock);
 void lnet_htable_fini(struct lnet_htable *t);
-struct hlist_head *lnet_htable_bucket(const struct lnet_htable *t, u64 key);
-void lnet_htable_add(struct lnet_htable *t, struct lnet_hnode *n, u64 key);
+struct lnet_hnode *lnet_htable_find(struct lnet_htable *t, u64 key);
+int lnet_htable_add(struct lnet_htable *t, struct lnet_hnode *n, u64 key);
 void lnet_htable_del(struct lnet_htable *t, struct lnet_hnode *n);
-void lnet_htable_grow(struct lnet_htable *t, gfp_t gfp);
+unsigned int lnet_htable_count(struct lnet_htable *t);
 
 /* eq.c */
 int lnet_eq_table_init(void);
@@ -109,7 +108,7 @@ void lnet_md_slots_fini(void);
 struct lnet_libmd *lnet_md_build(const struct lnet_md *umd,
 				 enum lnet_unlink unlink, int ptl_index);
 void lnet_md_free(struct lnet_libmd *md);
-void lnet_md_slot_insert(struct lnet_md_slot *slot, struct lnet_libmd *md);
+int lnet_md_slot_insert(struct lnet_md_slot *slot, struct lnet_libmd *md);
 struct lnet_md_slot *lnet_md_pick_slot(void);
 struct lnet_md_slot *lnet_md_slot_of(u64 cookie);
 struct lnet_libmd *lnet_md_lookup(struct lnet_md_slot *slot, u64 cookie);
@@ -132,14 +131,13 @@ int lnet_portals_init(void);
 void lnet_portals_fini(void);
 struct lnet_portal *lnet_portal_of_cookie(u64 cookie);
 struct lnet_me *lnet_me_lookup(struct lnet_portal *ptl, u64 cookie);
-void lnet_ptl_link_me(struct lnet_portal *ptl, struct lnet_me *me,
-		      enum lnet_ins_pos pos, struct lnet_me *cur);
+int lnet_ptl_link_me(struct lnet_portal *ptl, struct lnet_me *me,
+		     enum lnet_ins_pos pos, struct lnet_me *cur);
 void lnet_ptl_unlink_me(struct lnet_portal *ptl, struct lnet_me *me);
 void lnet_ptl_detach_md(struct lnet_me *me, struct lnet_libmd *md);
 void lnet_ptl_attach_md(struct lnet_portal *ptl, struct lnet_me *me,
 			struct lnet_libmd *md, struct list_head *matched,
 			struct list_head *dropped);
-void lnet_ptl_grow(struct lnet_portal *ptl, bool exact);
 
 struct lnet_match_info {
 	u64			match_bits;
@@ -263,8 +261,12 @@ char *lnet_ioctl_inline1(struct lnet_ioctl_data *data);
 char *lnet_ioctl_inline2(struct lnet_ioctl_data *data);
 
 int lnet_ioctl_kernel(unsigned int cmd, void *arg);
+long lnet_ioctl_user(unsigned int cmd, void __user *uarg);
 int lnet_configure(bool all);
 int lnet_unconfigure(void);
+void lnet_config_fini(void);
+
+/* dev.c */
 int lnet_dev_init(void);
 void lnet_dev_fini(void);
 
@@ -277,20 +279,27 @@ int lnet_ioctl_ping_timeout(s32 ms);
 int lnet_ioctl_ni_tunables(const void *buf, u32 len, u32 lnd_type,
 			   struct lnet_ni_tunables *tun);
 
-#define LNET_IP2NETS_MAX_IFS	32	/* interfaces looked at */
-
-struct lnet_ip2nets_if {
+/* ipif.c (lnet_ipif_pick() for the LNDs is in lnd.h) */
+struct lnet_ipif {
 	char	name[IFNAMSIZ];
 	u32	addr;			/* IPv4, host order */
 };
+
+int lnet_ipif_list(struct lnet_ipif *ifs, int max);
+int lnet_ipif_of_addr(u32 addr, char *name);
+
+/* ip2nets.c */
+#define LNET_IP2NETS_MAX_IFS	32	/* interfaces looked at */
 
 struct lnet_ip2nets_ni {
 	u32	net;
 	char	ifname[IFNAMSIZ];
 };
 
-int lnet_ip2nets_select(const char *rules, const struct lnet_ip2nets_if *ifs,
+int lnet_ip2nets_select(const char *rules, const struct lnet_ipif *ifs,
 			int nifs, struct lnet_ip2nets_ni *sel, int max);
+int lnet_ip2nets_local(const char *rules, struct lnet_ip2nets_ni *sel,
+		       int max);
 
 /* lo.c */
 extern struct lnet_lnd lnet_lo_lnd;

@@ -37,6 +37,7 @@
 #include <linux/mutex.h>
 #include <linux/percpu-refcount.h>
 #include <linux/percpu_counter.h>
+#include <linux/rhashtable-types.h>
 #include <linux/spinlock.h>
 #include <linux/srcu.h>
 #include <linux/types.h>
@@ -89,19 +90,17 @@ static inline unsigned int lnet_cookie_index(u64 cookie,
 }
 
 /*
- * A hash table that doubles when it gets crowded. The owner's lock
- * protects it; growing allocates outside that lock (see lnet_htable_grow).
+ * A handle table (handle.c): an rhashtable that resizes itself in the
+ * background; the owner's lock orders every add, removal and lookup.
  */
 struct lnet_hnode {
-	struct hlist_node	node;
+	struct rhash_head	node;
 	u64			key;
 };
 
 struct lnet_htable {
-	struct hlist_head	*buckets;
-	unsigned int		bits;
-	unsigned int		count;
-	spinlock_t		*lock;		/* the owner's lock */
+	struct rhashtable	ht;
+	spinlock_t		*lock;		/* the owner's */
 };
 
 /* ---- event queues -------------------------------------------------------- */
@@ -113,6 +112,7 @@ struct lnet_eq_slot {
 
 struct lnet_eq {
 	struct lnet_hnode	handle;		/* lnet_core.eq_handles */
+	struct list_head	list;		/* lnet_core.eqs */
 	struct kref		kref;
 	atomic_t		md_refs;	/* MDs naming us: -EBUSY */
 	lnet_eq_handler_t	handler;
@@ -157,6 +157,7 @@ struct lnet_ev_item {
 
 struct lnet_libmd {
 	struct lnet_hnode	handle;		/* slot->handles, key: cookie */
+	struct list_head	slot_link;	/* slot->mds */
 	struct lnet_md_slot	*slot;
 	int			ptl_index;	/* -1: bound; never changes */
 	struct lnet_eq		*eq;		/* reference held */
@@ -186,6 +187,7 @@ struct lnet_libmd {
 struct lnet_md_slot {
 	spinlock_t		lock;
 	struct lnet_htable	handles;
+	struct list_head	mds;		/* every MD in @handles */
 	u64			next_seq;
 	struct list_head	events;		/* struct lnet_ev_item */
 	bool			delivering;
@@ -203,7 +205,8 @@ struct lnet_md_slot {
  */
 struct lnet_me {
 	struct lnet_hnode	handle;		/* ptl->me_handles, key: cookie */
-	struct lnet_hnode	mnode;		/* ptl->match_hash (exact) */
+	struct rhlist_head	mnode;		/* ptl->match_hash (exact) */
+	u64			mkey;		/* its key there */
 	struct list_head	all_link;	/* ptl->me_all */
 	struct list_head	wild_link;	/* ptl->me_wild (!exact) */
 	struct lnet_portal	*ptl;
@@ -222,8 +225,9 @@ struct lnet_portal {
 	bool			lazy;
 	u64			next_seq;	/* ME cookies */
 	unsigned int		nme;
+	unsigned int		nexact;		/* in @match_hash */
 	struct lnet_htable	me_handles;
-	struct lnet_htable	match_hash;	/* exact MEs */
+	struct rhltable		match_hash;	/* exact MEs; portals.c */
 	struct list_head	me_all;		/* every ME, in match order */
 	struct list_head	me_wild;	/* wild MEs, in match order */
 	struct list_head	delayed;	/* lazy: unmatched PUTs */
@@ -293,6 +297,7 @@ struct lnet_ni {
 
 struct lnet_peer {
 	struct lnet_hnode	hnode;		/* lnet_core.peers, key: nid */
+	struct list_head	list;		/* lnet_core.peer_list */
 	struct kref		kref;
 	lnet_nid_t		nid;
 	struct lnet_ni		*ni;
@@ -383,6 +388,7 @@ struct lnet_core {
 	struct lnet_ni		*lo_ni;
 	unsigned int		nni;
 	struct lnet_htable	peers;
+	struct list_head	peer_list;	/* every peer in @peers */
 
 	/* module lifetime, so handle sequences survive bring-ups */
 	struct lnet_portal	*portals;
@@ -390,6 +396,7 @@ struct lnet_core {
 	unsigned int		md_slot_bits;
 	spinlock_t		eq_lock;
 	struct lnet_htable	eq_handles;
+	struct list_head	eqs;		/* every EQ in @eq_handles */
 	u64			eq_next_seq;
 
 	struct srcu_struct	lnd_srcu;	/* see lnet_ni_stop() */
