@@ -151,9 +151,6 @@ int fail(Env &env, int err, std::string_view what = {})
 	std::string msg;
 
 	switch (err) {
-	case ENODEV:
-		msg = "/dev/lnet not found: is the lnet module loaded?";
-		break;
 	case ESRCH:
 		msg = "no session (run lst new_session first)";
 		break;
@@ -170,7 +167,7 @@ int fail(Env &env, int err, std::string_view what = {})
 	default:
 		msg = errno_text(err);
 	}
-	if (!what.empty() && err != ENODEV && err != ESRCH && err != EPERM &&
+	if (!what.empty() && err != ESRCH && err != EPERM &&
 	    err != EACCES && !(err == EINVAL && !env.kernel.selftest_loaded()))
 		msg = std::string(what) + ": " + msg;
 	env.err << "lst: " << msg << "\n";
@@ -769,14 +766,6 @@ int cmd_help(Env &env, std::span<const std::string>)
 }
 
 }  // namespace
-
-std::string errno_text(int err)
-{
-	if (err < 0)
-		err = -err;
-	const char *s = strerrordesc_np(err);
-	return s ? s : "error " + std::to_string(err);
-}
 
 int run(Env &env, std::span<const std::string> args)
 {
