@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 //
-// The lst verbs. Each parses its arguments, sends one or more
+// The lst verbs. Each declares its command line to CLI11, sends one or more
 // LNET_IOC_LNETST commands and prints what users expect from Lustre's lst.
 #include <algorithm>
 #include <charconv>
-#include <cstring>
 #include <optional>
 #include <ostream>
 
@@ -18,6 +17,28 @@ namespace {
 constexpr int exit_ok = 0, exit_fail = 1, exit_usage = 2;
 
 // ---- command lines ----------------------------------------------------------
+
+// Numbers are decimal: no hex, and no octal for a leading 0 either (CLI11
+// reads C literals), so the zeros go before CLI11 converts the text.
+const CLI::Validator decimal(
+	[](std::string &text) -> std::string {
+		const std::size_t sign = text.starts_with('-') ? 1 : 0;
+
+		if (text.size() == sign ||
+		    text.find_first_not_of("0123456789", sign) != std::string::npos)
+			return "not a decimal number: '" + text + "'";
+		const auto first = text.find_first_not_of('0', sign);
+		text.erase(sign, (first == std::string::npos ? text.size() - 1 : first) - sign);
+		return {};
+	},
+	"");
+
+// For counts that cannot be 0.
+const CLI::Validator positive(
+	[](std::string &text) -> std::string {
+		return text == "0" ? "must be 1 or more" : "";
+	},
+	"");
 
 // Prints @syntax after @prefix, its later lines lined up under the first.
 void print_syntax(std::ostream &out, std::string_view prefix, std::string_view syntax)
@@ -70,7 +91,8 @@ public:
 	{
 		app.add_option("--timeout", timeout,
 			       "seconds to wait for the nodes (3..30; 0: the default)")
-			->type_name("S");
+			->type_name("S")
+			->transform(decimal);
 	}
 
 	CLI::App app;
@@ -79,18 +101,6 @@ private:
 	Env &env_;
 	std::string_view syntax_;
 };
-
-// For counts that cannot be 0; a value that is no number is left for the
-// conversion to report.
-const CLI::Validator positive(
-	[](std::string &text) -> std::string {
-		std::uint64_t v = 1;
-
-		if (CLI::detail::lexical_cast(text, v) && v == 0)
-			return "must be 1 or more";
-		return {};
-	},
-	"");
 
 std::optional<std::uint32_t> to_u32(std::string_view s)
 {
@@ -207,7 +217,8 @@ int cmd_new_session(Env &env, Line &line, std::span<const std::string> in)
 
 	line.app.add_option("--timeout", timeout,
 			    "end the session after S seconds without a command (0: 300)")
-		->type_name("S");
+		->type_name("S")
+		->transform(decimal);
 	line.app.add_flag("--force", force, "end an existing session first");
 	line.app.add_option("name", name, "the session's name (default lst-PID)");
 	if (auto rc = line.parse(in))
@@ -486,11 +497,11 @@ int cmd_query(Env &env, Line &line, std::span<const std::string> in)
 	line.add_timeout(timeout);
 	line.app.add_option("batch", name, "the batch (default \"batch\")");
 	line.app.add_option("--test", test, "only this test of the batch (1..; 0: all)")
-		->type_name("N");
+		->type_name("N")->transform(decimal);
 	line.app.add_option("--loop", loops, "ask N times")
-		->type_name("N")->check(positive);
+		->type_name("N")->transform(decimal)->check(positive);
 	line.app.add_option("--delay", delay, "seconds between two of them (default 1)")
-		->type_name("S");
+		->type_name("S")->transform(decimal);
 	line.app.add_flag("--all", all, "list every node, not only those that did not answer");
 	if (auto rc = line.parse(in))
 		return *rc;
@@ -535,9 +546,11 @@ int cmd_add_test(Env &env, Line &line, std::span<const std::string> in)
 	line.add_timeout(timeout);
 	line.app.add_option("--batch", batch, "the batch (default \"batch\")")->type_name("B");
 	line.app.add_option("--loop", loop, "RPCs per client and server (-1: until stopped)")
-		->type_name("N");
+		->type_name("N")->transform(decimal);
 	line.app.add_option("--concurrency", concur, "RPCs in flight per server, 1..1024 (default 1)")
-		->type_name("N")->check(CLI::Range(1U, static_cast<unsigned>(LST_MAX_CONCUR)).description(""));
+		->type_name("N")
+		->transform(decimal)
+		->check(CLI::Range(1U, static_cast<unsigned>(LST_MAX_CONCUR)).description(""));
 	line.app.add_option("--distribute", dist, "each S clients get D servers (default 1:1)")
 		->type_name("S:D");
 	line.app.add_flag("--stop-on-error", stop_on_error, "stop the test at its first error");
@@ -675,9 +688,9 @@ int cmd_stat(Env &env, Line &line, std::span<const std::string> in)
 	line.app.add_flag("--bw", bw, "bandwidth only");
 	line.app.add_flag("--rate", rate, "RPC rates only");
 	line.app.add_option("--count", count, "samples to show (0: until interrupted)")
-		->type_name("N");
+		->type_name("N")->transform(decimal);
 	line.app.add_option("--delay", delay, "seconds per sample (default 5)")
-		->type_name("S")->check(positive);
+		->type_name("S")->transform(decimal)->check(positive);
 	auto *json_flag = line.app.add_flag("--json", json, "one JSON object per target and sample");
 	line.app.add_flag("--csv", csv, "CSV: a header, then a row per target and sample")
 		->excludes(json_flag);

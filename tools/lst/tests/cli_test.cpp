@@ -117,13 +117,27 @@ TEST(Cli, BadNumbersAndRanges)
 	EXPECT_EQ(h.run({"query", "--loop", "0"}), 2);
 	EXPECT_NE(h.err.str().find("--loop: must be 1 or more"), std::string::npos) << h.err.str();
 	EXPECT_EQ(h.run({"query", "--delay", "soon"}), 2);
-	EXPECT_NE(h.err.str().find("soon"), std::string::npos) << h.err.str();
+	EXPECT_NE(h.err.str().find("--delay: not a decimal number: 'soon'"), std::string::npos)
+		<< h.err.str();
+	EXPECT_EQ(h.run({"query", "--loop", "0x2"}), 2);
+	EXPECT_EQ(h.run({"stat", "--delay", "000", "g"}), 2);
 	EXPECT_EQ(h.run({"add_test", "--concurrency", "2000", "--from", "c", "--to", "s", "ping"}),
 		  2);
 	EXPECT_NE(h.err.str().find("--concurrency"), std::string::npos) << h.err.str();
 	EXPECT_EQ(h.run({"stat", "--json", "--csv", "g"}), 2);
 	EXPECT_NE(h.err.str().find("--json excludes --csv"), std::string::npos) << h.err.str();
 	EXPECT_TRUE(h.kernel.calls.empty());
+}
+
+TEST(Cli, NumbersAreDecimal)
+{
+	Harness h;
+
+	EXPECT_EQ(h.run({"add_test", "--loop", "010", "--concurrency", "08", "--from", "c", "--to",
+			 "s", "ping"}), 0);
+	auto t = h.kernel.call_as<lstio_test>(0);
+	EXPECT_EQ(t.lt_loop, 10U);	// not octal
+	EXPECT_EQ(t.lt_concur, 8U);
 }
 
 TEST(Cli, InlineValuesAndLoopUntilStopped)
