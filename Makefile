@@ -19,7 +19,8 @@ TOP := $(CURDIR)
 # kbuild's M= takes no whitespace: build through a space-free alias of the
 # tree when its path has some (scripts/kbuild-top.sh).
 KTOP := $(shell "$(TOP)/scripts/kbuild-top.sh")
-SRC_DIRS := Kbuild include lnet klnds tests/selfcheck tests/bench tests/lndtest
+SRC_DIRS := Kbuild include lnet klnds tests/selfcheck tests/bench tests/lndtest \
+	tests/vectors
 
 RUNNING_KDIR := /lib/modules/$(shell uname -r)/build
 ifeq ($(origin KDIR),undefined)

@@ -10,9 +10,8 @@
 #include <linux/string.h>
 #include <linux/lnet/nidstr.h>
 
-#define TCP(num)	LNET_MKNET(LNET_LND_SOCK, num)
-#define O2IB(num)	LNET_MKNET(LNET_LND_O2IB, num)
-#define LO		LNET_MKNET(LNET_LND_LO, 0)
+#include "nidstr_vectors.h"
+
 
 /* Quoted, with blanks and controls escaped: KTAP lines must stay whole. */
 static void str_desc(const char *s, char *desc)
@@ -31,37 +30,18 @@ static void str_desc(const char *s, char *desc)
 	scnprintf(desc + n, KUNIT_PARAM_DESC_SIZE - n, "\"");
 }
 
-/* Documentation/wire/nid.md, "Worked examples": both directions agree. */
-struct nid_example {
-	const char	*str;
-	u32		net;
-	lnet_nid_t	nid;
-	u8		le[8];
-};
-
-static const struct nid_example nid_examples[] = {
-	{ "192.0.2.1@tcp", 0x00020000, 0x00020000C0000201ULL,
-	  { 0x01, 0x02, 0x00, 0xC0, 0x00, 0x00, 0x02, 0x00 } },
-	{ "192.0.2.1@tcp1", 0x00020001, 0x00020001C0000201ULL,
-	  { 0x01, 0x02, 0x00, 0xC0, 0x01, 0x00, 0x02, 0x00 } },
-	{ "10.0.0.1@o2ib2", 0x00050002, 0x000500020A000001ULL,
-	  { 0x01, 0x00, 0x00, 0x0A, 0x02, 0x00, 0x05, 0x00 } },
-	{ "0@lo", 0x00090000, 0x0009000000000000ULL,
-	  { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x09, 0x00 } },
-	{ "17@gni", 0x000D0000, 0x000D000000000011ULL,
-	  { 0x11, 0x00, 0x00, 0x00, 0x00, 0x00, 0x0D, 0x00 } },
-};
-
-static void nid_example_desc(const struct nid_example *e, char *desc)
+/* Documentation/wire/nid.md, "Worked examples": both directions must agree exactly. */
+static void nid_example_desc(const struct nidstr_example_vector *e,
+			     char *desc)
 {
 	str_desc(e->str, desc);
 }
 
-KUNIT_ARRAY_PARAM(nid_example, nid_examples, nid_example_desc);
+KUNIT_ARRAY_PARAM(nid_example, nidstr_example_vectors, nid_example_desc);
 
 static void nidstr_example_parse(struct kunit *test)
 {
-	const struct nid_example *e = test->param_value;
+	const struct nidstr_example_vector *e = test->param_value;
 	lnet_nid_t nid = 0;
 	__le64 wire;
 
@@ -74,44 +54,24 @@ static void nidstr_example_parse(struct kunit *test)
 
 static void nidstr_example_format(struct kunit *test)
 {
-	const struct nid_example *e = test->param_value;
+	const struct nidstr_example_vector *e = test->param_value;
 	char buf[LNET_NIDSTR_SIZE];
 
 	KUNIT_EXPECT_STREQ(test, lnet_nid2str(e->nid, buf, sizeof(buf)),
 			   e->str);
 }
 
-/* Documentation/wire/nid.md, "Nets"; canonical entries, so both directions */
-struct net_case {
-	const char	*str;
-	u32		net;
-};
-
-static const struct net_case net_cases[] = {
-	{ "tcp", TCP(0) },
-	{ "tcp1", TCP(1) },
-	{ "tcp65535", TCP(65535) },
-	{ "o2ib", O2IB(0) },
-	{ "o2ib2", O2IB(2) },
-	{ "lo", LO },
-	{ "gni3", LNET_MKNET(13, 3) },
-	{ "gip", LNET_MKNET(14, 0) },
-	{ "ptlf1", LNET_MKNET(15, 1) },
-	{ "kfi", LNET_MKNET(16, 0) },
-	{ "efa7", LNET_MKNET(18, 7) },
-	{ "bxi3f", LNET_MKNET(19, 0) },
-};
-
-static void net_case_desc(const struct net_case *c, char *desc)
+/* Documentation/wire/nid.md, "Nets": canonical, so both directions. */
+static void net_case_desc(const struct nidstr_net_vector *c, char *desc)
 {
 	str_desc(c->str, desc);
 }
 
-KUNIT_ARRAY_PARAM(net_case, net_cases, net_case_desc);
+KUNIT_ARRAY_PARAM(net_case, nidstr_net_vectors, net_case_desc);
 
 static void nidstr_net_both_ways(struct kunit *test)
 {
-	const struct net_case *c = test->param_value;
+	const struct nidstr_net_vector *c = test->param_value;
 	char buf[LNET_NETSTR_SIZE];
 	u32 net = 0;
 
@@ -121,37 +81,23 @@ static void nidstr_net_both_ways(struct kunit *test)
 			   c->str);
 }
 
-/* Accepted but not canonical: they parse to the given value. */
-static const struct net_case net_aliases[] = {
-	{ "tcp0", TCP(0) },
-	{ "o2ib0", O2IB(0) },
-	{ "tcp007", TCP(7) },
-};
-
-KUNIT_ARRAY_PARAM(net_alias, net_aliases, net_case_desc);
+KUNIT_ARRAY_PARAM(net_alias, nidstr_net_alias_vectors, net_case_desc);
 
 static void nidstr_net_aliases(struct kunit *test)
 {
-	const struct net_case *c = test->param_value;
+	const struct nidstr_net_vector *c = test->param_value;
 	u32 net = 0;
 
 	KUNIT_EXPECT_EQ(test, lnet_str2net(c->str, strlen(c->str), &net), 0);
 	KUNIT_EXPECT_EQ(test, net, c->net);
 }
 
-static const char * const bad_nets[] = {
-	"", "t", "tc", "tcpx", "tcp-1", "tcp+1", "tcp 1", " tcp", "tcp ",
-	"tcp65536", "tcp4294967296", "tcp99999999999999999999", "TCP", "Tcp",
-	"tccp0", "o2ib0x1", "lo0", "lo1", "loo", "<17:0>", "17", "tcp1.",
-	"tcp\t", "@tcp",
-};
-
 static void bad_str_desc(const char * const *s, char *desc)
 {
 	str_desc(*s, desc);
 }
 
-KUNIT_ARRAY_PARAM(bad_net, bad_nets, bad_str_desc);
+KUNIT_ARRAY_PARAM(bad_net, nidstr_bad_net_vectors, bad_str_desc);
 
 static void nidstr_net_rejects(struct kunit *test)
 {
@@ -180,32 +126,16 @@ static void nidstr_net_unknown_type(struct kunit *test)
 }
 
 /* NIDs in canonical form: parse then format gives the string back. */
-struct nid_case {
-	const char	*str;
-	lnet_nid_t	nid;
-};
-
-static const struct nid_case nid_cases[] = {
-	{ "0.0.0.0@tcp", LNET_MKNID(TCP(0), 0) },
-	{ "255.255.255.255@tcp", LNET_MKNID(TCP(0), 0xffffffff) },
-	{ "10.1.2.3@tcp65535", LNET_MKNID(TCP(65535), 0x0a010203) },
-	{ "192.168.1.2@o2ib", LNET_MKNID(O2IB(0), 0xc0a80102) },
-	{ "4294967295@gni", LNET_MKNID(LNET_MKNET(13, 0), 0xffffffff) },
-	{ "0@kfi2", LNET_MKNID(LNET_MKNET(16, 2), 0) },
-	{ "1.2.3.4@efa", LNET_MKNID(LNET_MKNET(18, 0), 0x01020304) },
-	{ "<?>", LNET_NID_ANY },
-};
-
-static void nid_case_desc(const struct nid_case *c, char *desc)
+static void nid_case_desc(const struct nidstr_nid_vector *c, char *desc)
 {
 	str_desc(c->str, desc);
 }
 
-KUNIT_ARRAY_PARAM(nid_case, nid_cases, nid_case_desc);
+KUNIT_ARRAY_PARAM(nid_case, nidstr_nid_vectors, nid_case_desc);
 
 static void nidstr_nid_both_ways(struct kunit *test)
 {
-	const struct nid_case *c = test->param_value;
+	const struct nidstr_nid_vector *c = test->param_value;
 	char buf[LNET_NIDSTR_SIZE];
 	lnet_nid_t nid = 0;
 
@@ -215,52 +145,18 @@ static void nidstr_nid_both_ways(struct kunit *test)
 			   c->str);
 }
 
-/* Accepted on input, printed differently. */
-static const struct nid_case nid_aliases[] = {
-	{ "192.0.2.1", LNET_MKNID(TCP(0), 0xc0000201) },
-	{ "192.0.2.1@tcp0", LNET_MKNID(TCP(0), 0xc0000201) },
-	{ "010.001.000.009@tcp", LNET_MKNID(TCP(0), 0x0a010009) },
-	{ "0x11@gni", LNET_MKNID(LNET_MKNET(13, 0), 17) },
-	{ "0X1f@gni", LNET_MKNID(LNET_MKNET(13, 0), 31) },
-	{ "0xFFFFFFFF@ptlf", LNET_MKNID(LNET_MKNET(15, 0), 0xffffffff) },
-	{ "00017@gni", LNET_MKNID(LNET_MKNET(13, 0), 17) },
-	{ "7@lo", LNET_NID_LO_0 },
-	{ "00@lo", LNET_NID_LO_0 },
-	{ "99999999999999999999@lo", LNET_NID_LO_0 },
-};
-
-KUNIT_ARRAY_PARAM(nid_alias, nid_aliases, nid_case_desc);
+KUNIT_ARRAY_PARAM(nid_alias, nidstr_nid_alias_vectors, nid_case_desc);
 
 static void nidstr_nid_aliases(struct kunit *test)
 {
-	const struct nid_case *c = test->param_value;
+	const struct nidstr_nid_vector *c = test->param_value;
 	lnet_nid_t nid = 0;
 
 	KUNIT_EXPECT_EQ(test, lnet_str2nid(c->str, strlen(c->str), &nid), 0);
 	KUNIT_EXPECT_EQ(test, nid, c->nid);
 }
 
-static const char * const bad_nids[] = {
-	/* IPv4 syntax */
-	"", "@tcp", "1.2.3@tcp", "1.2.3.4.5@tcp", "1.2.3.@tcp", ".1.2.3@tcp",
-	"1..2.3@tcp", "256.0.0.1@tcp", "1.2.3.256@tcp", "1.2.3.4444@tcp",
-	"-1.2.3.4@tcp", "+1.2.3.4@tcp", "1.+2.3.4@tcp", "1.2.3.-4@tcp",
-	" 1.2.3.4@tcp", "1.2.3.4 @tcp", "1.2.3.4@ tcp", "1.2.3.4@tcp ",
-	"1.2.3.4x@tcp", "0x1.2.3.4@tcp", "1.2.3.4\n", "a.b.c.d@tcp",
-	"localhost@tcp", "1.2.3.4@", "1.2.3.4@@tcp",
-	"1.2.3.4@tcp@tcp", "99999999999.1.2.3@tcp", "1.2.3.4@o2ib@",
-	/* without @net: tcp with IPv4 */
-	"17", "1.2.3", "<?", "<?>@tcp",
-	/* nets */
-	"1.2.3.4@tcp65536", "1.2.3.4@tccp", "1.2.3.4@TCP", "1.2.3.4@<?>",
-	"1.2.3.4@<17:0>", "11@<17:0>", "0@lo1", "0@lo0",
-	/* lo and numeric addresses */
-	"@lo", "x@lo", "-0@lo", "0x0@lo", " 0@lo", "1.2.3.4@lo",
-	"4294967296@gni", "0x100000000@gni", "0x@gni", "0xg@gni", "-1@gni",
-	"+1@gni", "1.2.3.4@gni", "@gni", "17 @gni",
-};
-
-KUNIT_ARRAY_PARAM(bad_nid, bad_nids, bad_str_desc);
+KUNIT_ARRAY_PARAM(bad_nid, nidstr_bad_nid_vectors, bad_str_desc);
 
 static void nidstr_nid_rejects(struct kunit *test)
 {
@@ -311,7 +207,7 @@ static void nidstr_missing_net_is_tcp0(struct kunit *test)
 	lnet_nid_t nid = 0;
 
 	KUNIT_ASSERT_EQ(test, lnet_str2nid("192.0.2.1", 9, &nid), 0);
-	KUNIT_EXPECT_EQ(test, LNET_NIDNET(nid), TCP(0));
+	KUNIT_EXPECT_EQ(test, LNET_NIDNET(nid), VEC_TCP(0));
 	KUNIT_EXPECT_EQ(test, LNET_NIDADDR(nid), 0xc0000201U);
 }
 
@@ -342,46 +238,29 @@ static void nidstr_len_bounded(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lnet_str2nid(text, 9, &nid), 0);
 	KUNIT_EXPECT_EQ(test, lnet_str2nid(text, 8, &nid), -EINVAL);
 	KUNIT_EXPECT_EQ(test, lnet_str2net(text + 15, 5, &net), 0);
-	KUNIT_EXPECT_EQ(test, net, O2IB(3));
+	KUNIT_EXPECT_EQ(test, net, VEC_O2IB(3));
 	KUNIT_EXPECT_EQ(test, lnet_str2net(text + 15, 4, &net), 0);
-	KUNIT_EXPECT_EQ(test, net, O2IB(0));
+	KUNIT_EXPECT_EQ(test, net, VEC_O2IB(0));
 	KUNIT_EXPECT_EQ(test, lnet_str2net(text + 15, 0, &net), -EINVAL);
 	/* A NUL before @len ends the string. */
 	KUNIT_EXPECT_EQ(test, lnet_str2net("tcp2\0junk", 9, &net), 0);
-	KUNIT_EXPECT_EQ(test, net, TCP(2));
+	KUNIT_EXPECT_EQ(test, net, VEC_TCP(2));
 	KUNIT_EXPECT_EQ(test, lnet_str2nid("0@lo\0x", 6, &nid), 0);
 	KUNIT_EXPECT_EQ(test, nid, LNET_NID_LO_0);
 }
 
 static void nidstr_process_ids(struct kunit *test)
 {
-	static const struct {
-		lnet_pid_t	pid;
-		lnet_nid_t	nid;
-		const char	*str;
-	} cases[] = {
-		{ 12345, 0x00020000C0000201ULL, "12345-192.0.2.1@tcp" },
-		{ 0, LNET_NID_LO_0, "0-0@lo" },
-		{ LNET_PID_USERFLAG | 1023, 0x00020000C0000207ULL,
-		  "U1023-192.0.2.7@tcp" },
-		{ LNET_PID_USERFLAG, 0x000500020A000001ULL, "U0-10.0.0.1@o2ib2" },
-		{ 0x7fffffff, 0x00020000C0000201ULL,
-		  "2147483647-192.0.2.1@tcp" },
-		{ LNET_PID_ANY, 0x00020000C0000201ULL,
-		  "LNET_PID_ANY-192.0.2.1@tcp" },
-		{ LNET_PID_ANY, LNET_NID_ANY, "LNET_PID_ANY-<?>" },
-		{ 0xfffffffe, 0x00020000C0000201ULL,
-		  "U2147483646-192.0.2.1@tcp" },
-	};
+	const struct nidstr_id_vector *v;
 	struct lnet_process_id id;
 	char buf[LNET_IDSTR_SIZE];
-	int i;
 
-	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		id.pid = cases[i].pid;
-		id.nid = cases[i].nid;
+	for (v = nidstr_id_vectors;
+	     v < nidstr_id_vectors + ARRAY_SIZE(nidstr_id_vectors); v++) {
+		id.pid = v->pid;
+		id.nid = v->nid;
 		KUNIT_EXPECT_STREQ(test, lnet_id2str(id, buf, sizeof(buf)),
-				   cases[i].str);
+				   v->str);
 	}
 }
 
@@ -472,7 +351,7 @@ static char *fmt_id(const void *arg, char *buf, size_t len)
 
 static void nidstr_truncation_net(struct kunit *test)
 {
-	u32 net = O2IB(65535);
+	u32 net = VEC_O2IB(65535);
 	u32 unknown = LNET_MKNET(17, 4);
 
 	check_truncation(test, "o2ib65535", fmt_net, &net);
@@ -481,7 +360,7 @@ static void nidstr_truncation_net(struct kunit *test)
 
 static void nidstr_truncation_nid(struct kunit *test)
 {
-	lnet_nid_t nid = LNET_MKNID(O2IB(65535), 0xffffffff);
+	lnet_nid_t nid = LNET_MKNID(VEC_O2IB(65535), 0xffffffff);
 	lnet_nid_t any = LNET_NID_ANY;
 
 	check_truncation(test, "255.255.255.255@o2ib65535", fmt_nid, &nid);
@@ -491,11 +370,11 @@ static void nidstr_truncation_nid(struct kunit *test)
 static void nidstr_truncation_id(struct kunit *test)
 {
 	struct lnet_process_id id = {
-		.nid = LNET_MKNID(O2IB(65535), 0xffffffff),
+		.nid = LNET_MKNID(VEC_O2IB(65535), 0xffffffff),
 		.pid = LNET_PID_ANY,
 	};
 	struct lnet_process_id uid = {
-		.nid = LNET_MKNID(TCP(1), 0xc0000201),
+		.nid = LNET_MKNID(VEC_TCP(1), 0xc0000201),
 		.pid = LNET_PID_USERFLAG | 0x7ffffffe,
 	};
 

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 //
-// Net/NID/process-id strings: the examples of Documentation/wire/nid.md
-// ("Worked examples", "Text forms") and the same bad inputs as the kernel's
-// lnet_nidstr suite.
+// Net/NID/process-id strings: the vectors of tests/vectors/nidstr_vectors.h
+// (Documentation/wire/nid.md), which the kernel's lnet_nidstr
+// suite reads too, and libnid's own cases.
 #include <lnet/nid.hpp>
+
+#include "nidstr_vectors.h"
 
 #include <gtest/gtest.h>
 
@@ -13,16 +15,6 @@
 #include <vector>
 
 namespace {
-
-constexpr std::uint32_t tcp(std::uint32_t num)
-{
-	return LNET_MKNET(LNET_LND_SOCK, num);
-}
-
-constexpr std::uint32_t o2ib(std::uint32_t num)
-{
-	return LNET_MKNET(LNET_LND_O2IB, num);
-}
 
 // gtest parameter names allow only [A-Za-z0-9_].
 std::string param_name(const std::string &s)
@@ -42,32 +34,12 @@ std::string param_name(const std::string &s)
 	return out.empty() ? "empty" : out;
 }
 
-struct nid_example {
-	const char *str;
-	std::uint32_t net;
-	lnet_nid_t nid;
-	std::uint8_t le[8];
-};
-
 // Documentation/wire/nid.md, "Worked examples".
-const nid_example examples[] = {
-	{ "192.0.2.1@tcp", 0x00020000, 0x00020000C0000201ULL,
-	  { 0x01, 0x02, 0x00, 0xC0, 0x00, 0x00, 0x02, 0x00 } },
-	{ "192.0.2.1@tcp1", 0x00020001, 0x00020001C0000201ULL,
-	  { 0x01, 0x02, 0x00, 0xC0, 0x01, 0x00, 0x02, 0x00 } },
-	{ "10.0.0.1@o2ib2", 0x00050002, 0x000500020A000001ULL,
-	  { 0x01, 0x00, 0x00, 0x0A, 0x02, 0x00, 0x05, 0x00 } },
-	{ "0@lo", 0x00090000, 0x0009000000000000ULL,
-	  { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x09, 0x00 } },
-	{ "17@gni", 0x000D0000, 0x000D000000000011ULL,
-	  { 0x11, 0x00, 0x00, 0x00, 0x00, 0x00, 0x0D, 0x00 } },
-};
-
-class WorkedExample : public testing::TestWithParam<nid_example> {};
+class WorkedExample : public testing::TestWithParam<nidstr_example_vector> {};
 
 TEST_P(WorkedExample, Parses)
 {
-	const nid_example &e = GetParam();
+	const nidstr_example_vector &e = GetParam();
 	const auto nid = lnet::parse_nid(e.str);
 
 	ASSERT_TRUE(nid.has_value());
@@ -83,30 +55,10 @@ TEST_P(WorkedExample, Formats)
 	EXPECT_EQ(lnet::nid_to_string(GetParam().nid), GetParam().str);
 }
 
-INSTANTIATE_TEST_SUITE_P(Spec, WorkedExample, testing::ValuesIn(examples),
+INSTANTIATE_TEST_SUITE_P(Spec, WorkedExample, testing::ValuesIn(nidstr_example_vectors),
 			 [](const auto &info) { return param_name(info.param.str); });
 
-struct net_case {
-	const char *str;
-	std::uint32_t net;
-};
-
-const net_case canonical_nets[] = {
-	{ "tcp", tcp(0) },
-	{ "tcp1", tcp(1) },
-	{ "tcp65535", tcp(65535) },
-	{ "o2ib", o2ib(0) },
-	{ "o2ib2", o2ib(2) },
-	{ "lo", LNET_MKNET(LNET_LND_LO, 0) },
-	{ "gni3", LNET_MKNET(13, 3) },
-	{ "gip", LNET_MKNET(14, 0) },
-	{ "ptlf1", LNET_MKNET(15, 1) },
-	{ "kfi", LNET_MKNET(16, 0) },
-	{ "efa7", LNET_MKNET(18, 7) },
-	{ "bxi3f", LNET_MKNET(19, 0) },
-};
-
-class CanonicalNet : public testing::TestWithParam<net_case> {};
+class CanonicalNet : public testing::TestWithParam<nidstr_net_vector> {};
 
 TEST_P(CanonicalNet, BothWays)
 {
@@ -114,22 +66,18 @@ TEST_P(CanonicalNet, BothWays)
 	EXPECT_EQ(lnet::net_to_string(GetParam().net), GetParam().str);
 }
 
-INSTANTIATE_TEST_SUITE_P(Spec, CanonicalNet, testing::ValuesIn(canonical_nets),
+INSTANTIATE_TEST_SUITE_P(Spec, CanonicalNet, testing::ValuesIn(nidstr_net_vectors),
 			 [](const auto &info) { return param_name(info.param.str); });
 
-TEST(Net, NumberZeroIsTheSameNet)
+class NetAlias : public testing::TestWithParam<nidstr_net_vector> {};
+
+TEST_P(NetAlias, Parses)
 {
-	EXPECT_EQ(lnet::parse_net("tcp0"), tcp(0));
-	EXPECT_EQ(lnet::parse_net("o2ib0"), o2ib(0));
-	EXPECT_EQ(lnet::parse_net("tcp007"), tcp(7));
+	EXPECT_EQ(lnet::parse_net(GetParam().str), GetParam().net);
 }
 
-const char *const bad_nets[] = {
-	"", "t", "tc", "tcpx", "tcp-1", "tcp+1", "tcp 1", " tcp", "tcp ",
-	"tcp65536", "tcp4294967296", "tcp99999999999999999999", "TCP", "Tcp",
-	"tccp0", "o2ib0x1", "lo0", "lo1", "loo", "<17:0>", "17", "tcp1.",
-	"tcp\t", "@tcp",
-};
+INSTANTIATE_TEST_SUITE_P(Input, NetAlias, testing::ValuesIn(nidstr_net_alias_vectors),
+			 [](const auto &info) { return param_name(info.param.str); });
 
 class BadNet : public testing::TestWithParam<const char *> {};
 
@@ -138,7 +86,7 @@ TEST_P(BadNet, Rejected)
 	EXPECT_FALSE(lnet::parse_net(GetParam()).has_value());
 }
 
-INSTANTIATE_TEST_SUITE_P(Strict, BadNet, testing::ValuesIn(bad_nets),
+INSTANTIATE_TEST_SUITE_P(Strict, BadNet, testing::ValuesIn(nidstr_bad_net_vectors),
 			 [](const auto &info) { return param_name(info.param); });
 
 TEST(Net, EmbeddedNulIsJunk)
@@ -177,23 +125,7 @@ TEST(Net, UnknownTypesPrintNumerically)
 	EXPECT_EQ(lnet::net_to_string(LNET_NET_ANY), "<?>");
 }
 
-struct nid_case {
-	const char *str;
-	lnet_nid_t nid;
-};
-
-const nid_case canonical_nids[] = {
-	{ "0.0.0.0@tcp", LNET_MKNID(tcp(0), 0) },
-	{ "255.255.255.255@tcp", LNET_MKNID(tcp(0), 0xffffffff) },
-	{ "10.1.2.3@tcp65535", LNET_MKNID(tcp(65535), 0x0a010203) },
-	{ "192.168.1.2@o2ib", LNET_MKNID(o2ib(0), 0xc0a80102) },
-	{ "4294967295@gni", LNET_MKNID(LNET_MKNET(13, 0), 0xffffffff) },
-	{ "0@kfi2", LNET_MKNID(LNET_MKNET(16, 2), 0) },
-	{ "1.2.3.4@efa", LNET_MKNID(LNET_MKNET(18, 0), 0x01020304) },
-	{ "<?>", LNET_NID_ANY },
-};
-
-class CanonicalNid : public testing::TestWithParam<nid_case> {};
+class CanonicalNid : public testing::TestWithParam<nidstr_nid_vector> {};
 
 TEST_P(CanonicalNid, BothWays)
 {
@@ -201,46 +133,18 @@ TEST_P(CanonicalNid, BothWays)
 	EXPECT_EQ(lnet::nid_to_string(GetParam().nid), GetParam().str);
 }
 
-INSTANTIATE_TEST_SUITE_P(Spec, CanonicalNid, testing::ValuesIn(canonical_nids),
+INSTANTIATE_TEST_SUITE_P(Spec, CanonicalNid, testing::ValuesIn(nidstr_nid_vectors),
 			 [](const auto &info) { return param_name(info.param.str); });
 
-const nid_case nid_aliases[] = {
-	{ "192.0.2.1", LNET_MKNID(tcp(0), 0xc0000201) },
-	{ "192.0.2.1@tcp0", LNET_MKNID(tcp(0), 0xc0000201) },
-	{ "010.001.000.009@tcp", LNET_MKNID(tcp(0), 0x0a010009) },
-	{ "0x11@gni", LNET_MKNID(LNET_MKNET(13, 0), 17) },
-	{ "0X1f@gni", LNET_MKNID(LNET_MKNET(13, 0), 31) },
-	{ "0xFFFFFFFF@ptlf", LNET_MKNID(LNET_MKNET(15, 0), 0xffffffff) },
-	{ "00017@gni", LNET_MKNID(LNET_MKNET(13, 0), 17) },
-	{ "7@lo", LNET_NID_LO_0 },
-	{ "00@lo", LNET_NID_LO_0 },
-	{ "99999999999999999999@lo", LNET_NID_LO_0 },
-};
-
-class NidAlias : public testing::TestWithParam<nid_case> {};
+class NidAlias : public testing::TestWithParam<nidstr_nid_vector> {};
 
 TEST_P(NidAlias, Parses)
 {
 	EXPECT_EQ(lnet::parse_nid(GetParam().str), GetParam().nid);
 }
 
-INSTANTIATE_TEST_SUITE_P(Input, NidAlias, testing::ValuesIn(nid_aliases),
+INSTANTIATE_TEST_SUITE_P(Input, NidAlias, testing::ValuesIn(nidstr_nid_alias_vectors),
 			 [](const auto &info) { return param_name(info.param.str); });
-
-const char *const bad_nids[] = {
-	"", "@tcp", "1.2.3@tcp", "1.2.3.4.5@tcp", "1.2.3.@tcp", ".1.2.3@tcp",
-	"1..2.3@tcp", "256.0.0.1@tcp", "1.2.3.256@tcp", "1.2.3.4444@tcp",
-	"-1.2.3.4@tcp", "+1.2.3.4@tcp", "1.+2.3.4@tcp", "1.2.3.-4@tcp",
-	" 1.2.3.4@tcp", "1.2.3.4 @tcp", "1.2.3.4@ tcp", "1.2.3.4@tcp ",
-	"1.2.3.4x@tcp", "0x1.2.3.4@tcp", "1.2.3.4\n", "a.b.c.d@tcp",
-	"localhost@tcp", "1.2.3.4@", "1.2.3.4@@tcp", "1.2.3.4@tcp@tcp",
-	"99999999999.1.2.3@tcp", "1.2.3.4@o2ib@", "17", "1.2.3", "<?",
-	"<?>@tcp", "1.2.3.4@tcp65536", "1.2.3.4@tccp", "1.2.3.4@TCP",
-	"1.2.3.4@<?>", "1.2.3.4@<17:0>", "11@<17:0>", "0@lo1", "0@lo0", "@lo",
-	"x@lo", "-0@lo", "0x0@lo", " 0@lo", "1.2.3.4@lo", "4294967296@gni",
-	"0x100000000@gni", "0x@gni", "0xg@gni", "-1@gni", "+1@gni",
-	"1.2.3.4@gni", "@gni", "17 @gni",
-};
 
 class BadNid : public testing::TestWithParam<const char *> {};
 
@@ -249,7 +153,7 @@ TEST_P(BadNid, Rejected)
 	EXPECT_FALSE(lnet::parse_nid(GetParam()).has_value());
 }
 
-INSTANTIATE_TEST_SUITE_P(Strict, BadNid, testing::ValuesIn(bad_nids),
+INSTANTIATE_TEST_SUITE_P(Strict, BadNid, testing::ValuesIn(nidstr_bad_nid_vectors),
 			 [](const auto &info) { return param_name(info.param); });
 
 TEST(Nid, MissingNetIsTcp0)
@@ -257,7 +161,7 @@ TEST(Nid, MissingNetIsTcp0)
 	const auto nid = lnet::parse_nid("192.0.2.1");
 
 	ASSERT_TRUE(nid.has_value());
-	EXPECT_EQ(LNET_NIDNET(*nid), tcp(0));
+	EXPECT_EQ(LNET_NIDNET(*nid), VEC_TCP(0));
 	EXPECT_EQ(LNET_NIDADDR(*nid), 0xc0000201U);
 }
 
@@ -284,7 +188,7 @@ TEST(Nid, EveryOctetValue)
 {
 	for (std::uint32_t v = 0; v < 256; v++) {
 		const std::uint32_t addr = v << 24 | v << 16 | (255 - v) << 8 | v;
-		const lnet_nid_t nid = LNET_MKNID(o2ib(v), addr);
+		const lnet_nid_t nid = LNET_MKNID(VEC_O2IB(v), addr);
 
 		ASSERT_EQ(lnet::parse_nid(lnet::nid_to_string(nid)), nid);
 	}
@@ -301,11 +205,11 @@ TEST(Nid, AnyBothWays)
 
 TEST(Nid, LongestStringsFitTheKernelBuffers)
 {
-	EXPECT_LT(lnet::nid_to_string(LNET_MKNID(o2ib(65535), 0xffffffff)).size(),
+	EXPECT_LT(lnet::nid_to_string(LNET_MKNID(VEC_O2IB(65535), 0xffffffff)).size(),
 		  static_cast<std::size_t>(LNET_NIDSTR_SIZE));
 	EXPECT_LT(lnet::nid_to_string(0xfffffffeffffffffULL).size(),
 		  static_cast<std::size_t>(LNET_NIDSTR_SIZE));
-	lnet_process_id id{ LNET_MKNID(o2ib(65535), 0xffffffff),
+	lnet_process_id id{ LNET_MKNID(VEC_O2IB(65535), 0xffffffff),
 			    LNET_PID_USERFLAG | 0x7ffffffe };
 	EXPECT_LT(lnet::process_id_to_string(id).size(),
 		  static_cast<std::size_t>(LNET_IDSTR_SIZE));
@@ -347,28 +251,11 @@ TEST(Lnd, Names)
 	EXPECT_FALSE(lnet::lnd_type_from_name("TCP").has_value());
 }
 
-struct id_case {
-	lnet_pid_t pid;
-	lnet_nid_t nid;
-	const char *str;
-};
-
-const id_case canonical_ids[] = {
-	{ 12345, 0x00020000C0000201ULL, "12345-192.0.2.1@tcp" },
-	{ 0, LNET_NID_LO_0, "0-0@lo" },
-	{ LNET_PID_USERFLAG | 1023, 0x00020000C0000207ULL, "U1023-192.0.2.7@tcp" },
-	{ LNET_PID_USERFLAG, 0x000500020A000001ULL, "U0-10.0.0.1@o2ib2" },
-	{ 0x7fffffff, 0x00020000C0000201ULL, "2147483647-192.0.2.1@tcp" },
-	{ LNET_PID_ANY, 0x00020000C0000201ULL, "LNET_PID_ANY-192.0.2.1@tcp" },
-	{ LNET_PID_ANY, LNET_NID_ANY, "LNET_PID_ANY-<?>" },
-	{ 0xfffffffe, 0x00020000C0000201ULL, "U2147483646-192.0.2.1@tcp" },
-};
-
-class CanonicalId : public testing::TestWithParam<id_case> {};
+class CanonicalId : public testing::TestWithParam<nidstr_id_vector> {};
 
 TEST_P(CanonicalId, BothWays)
 {
-	const id_case &c = GetParam();
+	const nidstr_id_vector &c = GetParam();
 	const auto id = lnet::parse_process_id(c.str);
 
 	EXPECT_EQ(lnet::process_id_to_string({ c.nid, c.pid }), c.str);
@@ -377,7 +264,7 @@ TEST_P(CanonicalId, BothWays)
 	EXPECT_EQ(id->nid, c.nid);
 }
 
-INSTANTIATE_TEST_SUITE_P(Spec, CanonicalId, testing::ValuesIn(canonical_ids),
+INSTANTIATE_TEST_SUITE_P(Spec, CanonicalId, testing::ValuesIn(nidstr_id_vectors),
 			 [](const auto &info) { return param_name(info.param.str); });
 
 TEST(ProcessId, NidAloneMeansAnyPid)
@@ -390,7 +277,7 @@ TEST(ProcessId, NidAloneMeansAnyPid)
 
 	const auto bare = lnet::parse_process_id("10.0.0.1");
 	ASSERT_TRUE(bare.has_value());
-	EXPECT_EQ(bare->nid, LNET_MKNID(tcp(0), 0x0a000001));
+	EXPECT_EQ(bare->nid, LNET_MKNID(VEC_TCP(0), 0x0a000001));
 }
 
 TEST(ProcessId, UserFlagRoundTrips)

@@ -6,7 +6,6 @@
 
 #include <cerrno>
 #include <fcntl.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -22,76 +21,20 @@ constexpr std::size_t ping_capacity = 4096;
 
 }  // namespace
 
-UniqueFd &UniqueFd::operator=(UniqueFd &&other) noexcept
-{
-	if (this != &other) {
-		if (fd_ >= 0)
-			::close(fd_);
-		fd_ = std::exchange(other.fd_, -1);
-	}
-	return *this;
-}
-
-UniqueFd::~UniqueFd()
-{
-	if (fd_ >= 0)
-		::close(fd_);
-}
-
-std::string ioctl_error_text(int err)
-{
-	std::string text = errno_text(err);
-
-	switch (err) {
-	case EACCES:
-	case EPERM:
-		text += " (changes need CAP_NET_ADMIN: run as root)";
-		break;
-	case ENETDOWN:
-	case ESHUTDOWN:
-		text += " (LNet is not running: use 'lnetctl lnet configure')";
-		break;
-	default:
-		break;
-	}
-	return text;
-}
-
 DevLnet::DevLnet(std::string device, std::string sysfs_modules)
-	: device_(std::move(device)), sysfs_(std::move(sysfs_modules))
+	: dev_(std::move(device)), sysfs_(std::move(sysfs_modules))
 {
 }
 
-int DevLnet::device_fd()
-{
-	if (!fd_) {
-		int fd = ::open(device_.c_str(), O_RDWR | O_CLOEXEC);
-
-		if (fd < 0) {
-			int err = errno;
-			std::string msg = "cannot open " + device_ + ": " +
-					  errno_text(err);
-
-			if (err == ENOENT || err == ENODEV || err == ENXIO)
-				msg += " (is lnet.ko loaded?)";
-			else if (err == EACCES || err == EPERM)
-				msg += " (lnetctl must be run as root)";
-			throw KernelError(err, msg, true);
-		}
-		fd_ = UniqueFd(fd);
-	}
-	return fd_.get();
-}
-
+// Failures of the device keep their errno; a failed open says all there
+// is to say about itself.
 int DevLnet::try_ioctl(unsigned long cmd, void *arg)
 {
-	int fd = device_fd();
-
-	while (::ioctl(fd, cmd, arg) < 0) {
-		if (errno != EINTR)
-			return errno;
+	try {
+		return dev_.try_ioctl(cmd, arg);
+	} catch (const lnet::DevLnetError &e) {
+		throw KernelError(e.error(), e.what(), e.open_failed());
 	}
-	return 0;
 }
 
 void DevLnet::do_ioctl(unsigned long cmd, void *arg)
@@ -99,7 +42,7 @@ void DevLnet::do_ioctl(unsigned long cmd, void *arg)
 	int err = try_ioctl(cmd, arg);
 
 	if (err)
-		throw KernelError(err, ioctl_error_text(err));
+		throw KernelError(err, lnet::ioctl_error_text(err));
 }
 
 void DevLnet::configure(bool all, bool large)
@@ -148,7 +91,7 @@ std::vector<NiInfo> DevLnet::get_nis()
 		if (err == ENOENT)
 			break;
 		if (err)
-			throw KernelError(err, ioctl_error_text(err));
+			throw KernelError(err, lnet::ioctl_error_text(err));
 		nis.push_back(unpack_ni(s));
 	}
 	return nis;
@@ -181,7 +124,7 @@ std::vector<PeerInfo> DevLnet::get_peers()
 		if (err == ENOENT)
 			break;
 		if (err)
-			throw KernelError(err, ioctl_error_text(err));
+			throw KernelError(err, lnet::ioctl_error_text(err));
 		if (peers.empty() || peers.back().primary_nid != s.pni_primary_nid) {
 			PeerInfo p;
 
@@ -220,7 +163,7 @@ std::vector<RouteInfo> DevLnet::get_routes()
 		if (err == ENOENT)
 			break;
 		if (err)
-			throw KernelError(err, ioctl_error_text(err));
+			throw KernelError(err, lnet::ioctl_error_text(err));
 		routes.push_back(unpack_route(d));
 	}
 	return routes;
@@ -266,7 +209,7 @@ std::optional<std::string> DevLnet::read_param(std::string_view module,
 					       std::string_view name)
 {
 	std::string path = param_path(module, name);
-	UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+	lnet::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
 	std::string value;
 	std::array<char, 256> buf;
 
@@ -302,7 +245,7 @@ void DevLnet::write_param(std::string_view module, std::string_view name,
 			  std::string_view value)
 {
 	std::string path = param_path(module, name);
-	UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CLOEXEC));
+	lnet::UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CLOEXEC));
 	std::string text = std::string(value) + "\n";
 
 	if (!fd) {

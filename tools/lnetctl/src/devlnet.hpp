@@ -7,29 +7,12 @@
 
 #include <string>
 #include <string_view>
-#include <utility>
+
+#include <lnet/dev_lnet.hpp>
 
 #include "kernel.hpp"
 
 namespace lnetctl {
-
-// An owned file descriptor.
-class UniqueFd {
-public:
-	UniqueFd() = default;
-	explicit UniqueFd(int fd) : fd_(fd) {}
-	UniqueFd(UniqueFd &&other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
-	UniqueFd &operator=(UniqueFd &&other) noexcept;
-	UniqueFd(const UniqueFd &) = delete;
-	UniqueFd &operator=(const UniqueFd &) = delete;
-	~UniqueFd();
-
-	int get() const noexcept { return fd_; }
-	explicit operator bool() const noexcept { return fd_ >= 0; }
-
-private:
-	int fd_ = -1;
-};
 
 class DevLnet final : public Kernel {
 public:
@@ -57,21 +40,15 @@ public:
 			 std::string_view value) override;
 
 private:
-	int device_fd();
 	// Returns 0 or the errno of a failed ioctl; never throws for the
 	// ioctl itself (the caller decides what ENOENT means).
 	int try_ioctl(unsigned long cmd, void *arg);
 	void do_ioctl(unsigned long cmd, void *arg);
 	std::string param_path(std::string_view module, std::string_view name) const;
 
-	std::string device_;
+	lnet::LnetDevice dev_;
 	std::string sysfs_;
-	UniqueFd fd_;
 };
-
-// The text lnetctl prints for a failed ioctl: strerror plus a hint for the
-// usual causes (permission, LNet not running).
-std::string ioctl_error_text(int err);
 
 }  // namespace lnetctl
 

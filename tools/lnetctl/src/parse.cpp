@@ -2,7 +2,6 @@
 #include "parse.hpp"
 
 #include <charconv>
-#include <cstring>
 
 namespace lnetctl {
 namespace {
@@ -73,11 +72,6 @@ std::vector<std::string> split_list(std::string_view text)
 		text.remove_prefix(comma + 1);
 	}
 	return words;
-}
-
-std::string errno_text(int err)
-{
-	return std::strerror(err);
 }
 
 }  // namespace lnetctl

@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include <lnet/errno_text.hpp>
+
 namespace lnetctl {
 
 // Decimal integer with an optional leading '-', nothing else.
@@ -23,8 +25,7 @@ std::optional<std::vector<std::uint32_t>> parse_cpt_list(std::string_view text);
 // caller can reject them.
 std::vector<std::string> split_list(std::string_view text);
 
-// strerror() as a std::string.
-std::string errno_text(int err);
+using lnet::errno_text;
 
 }  // namespace lnetctl
 

@@ -4,23 +4,26 @@
 
 #include <string>
 
+#include <lnet/dev_lnet.hpp>
+
 #include "lst.hpp"
 
 namespace lst {
 
+// A failed open of the device throws lnet::DevLnetError (the message says
+// why); ioctl errors are returned, their meaning is lst's.
 class DevLnet final : public Kernel {
 public:
-	explicit DevLnet(std::string device = "/dev/lnet") : device_(std::move(device)) {}
-	~DevLnet() override;
-	DevLnet(const DevLnet &) = delete;
-	DevLnet &operator=(const DevLnet &) = delete;
+	explicit DevLnet(std::string device = std::string(lnet::LnetDevice::default_path))
+		: dev_(std::move(device))
+	{
+	}
 
 	int lnetst(std::span<std::byte> buf) override;
 	bool selftest_loaded() override;
 
 private:
-	std::string device_;
-	int fd_ = -1;
+	lnet::LnetDevice dev_;
 };
 
 }  // namespace lst

@@ -8,6 +8,8 @@
 
 #include <linux/lnet/lnetst.h>
 
+#include <lnet/errno_text.hpp>
+
 #include <cstddef>
 #include <cstdint>
 #include <iosfwd>
@@ -114,7 +116,7 @@ struct Env {
 // ok, 1 the command failed, 2 usage error.
 int run(Env &env, std::span<const std::string> args);
 
-std::string errno_text(int err);
+using lnet::errno_text;
 
 }  // namespace lst
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <gtest/gtest.h>
 
+#include "devlnet.hpp"
 #include "fake_kernel.hpp"
 
 using namespace lst;
@@ -80,10 +81,17 @@ TEST(Commands, ModuleNotLoaded)
 
 TEST(Commands, NoDevLnet)
 {
-	Harness h;
-	h.kernel.answer = [](std::span<std::byte>) { return ENODEV; };
-	EXPECT_EQ(h.run({"end_session"}), 1);
-	EXPECT_NE(h.err.str().find("is the lnet module loaded?"), std::string::npos);
+	DevLnet kernel("/nonexistent/lnet");
+	std::ostringstream out, err;
+	Env env{kernel, out, err};
+	std::vector<std::string> args{"end_session"};
+
+	try {
+		run(env, args);
+		FAIL() << "no error";
+	} catch (const lnet::DevLnetError &e) {
+		EXPECT_NE(std::string(e.what()).find("is lnet.ko loaded?"), std::string::npos);
+	}
 }
 
 TEST(Commands, KeyMismatchAndPermission)

@@ -5,6 +5,8 @@
 #include <fstream>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
 #include "scenarios.hpp"
 
 namespace sockpeer {
@@ -25,9 +27,91 @@ std::optional<std::uint64_t> parse_number(std::string_view text)
 	return v;
 }
 
-ParseResult fail(std::string error)
+// Numbers as the scenario scripts write them (decimal, or 0x hex), and
+// nothing else: no sign, no octal. Rewritten in decimal for CLI11.
+const CLI::Validator number(
+	[](std::string &text) -> std::string {
+		const auto v = parse_number(text);
+		if (!v)
+			return "not a number: '" + text + "'";
+		text = std::to_string(*v);
+		return {};
+	},
+	"N");
+
+const CLI::Validator ipv4(
+	[](std::string &text) -> std::string {
+		if (!wire::parse_ipv4(text))
+			return "not an IPv4 address: '" + text + "'";
+		return {};
+	},
+	"IP");
+
+CLI::Option *add_ms(CLI::App *app, const std::string &name, std::chrono::milliseconds &target,
+		    const std::string &help)
 {
-	return {std::nullopt, std::move(error)};
+	return app
+		->add_option_function<std::uint64_t>(
+			name,
+			[&target](const std::uint64_t &ms) { target = std::chrono::milliseconds(ms); },
+			help)
+		->transform(number)
+		->type_name("MS");
+}
+
+// The two addresses every command takes, in its order; converted after
+// the parse, so that an unknown option is reported as such and not as the
+// bad address its value became.
+struct Addresses {
+	std::string first, second;
+};
+
+void add_ips(CLI::App *app, Addresses &ips, bool server)
+{
+	app->add_option(server ? "MY_IP" : "TARGET_IP", ips.first,
+			server ? "this node's address" : "the node under test")
+		->required();
+	app->add_option(server ? "PEER_IP" : "MY_IP", ips.second,
+			server ? "the node under test" : "this node's address")
+		->required();
+}
+
+void add_fuzz_options(CLI::App *fuzz, Command &cmd)
+{
+	fuzz->add_option("--seed", cmd.fuzz.seed, "first seed (default 1)")->transform(number);
+	fuzz->add_option("--cases", cmd.fuzz.cases, "cases to run (default 3000)")->transform(number);
+	fuzz->add_option("--only", cmd.fuzz.only, "replay this case and show its bytes")
+		->transform(number);
+	fuzz->add_option("--parallel", cmd.fuzz.parallel, "connections at a time, 1..64 (default 4)")
+		->transform(number)
+		->check(CLI::Range(1U, 64U).description(""));
+	add_ms(fuzz, "--quiet-ms", cmd.fuzz.quiet, "end a case after MS without a byte (300)");
+	add_ms(fuzz, "--case-ms", cmd.fuzz.max_case, "end a case after MS in all (5000)");
+	fuzz->add_option_function<std::string>(
+		    "--fake-pool",
+		    [&cmd](const std::string &text) { cmd.fake_base = *wire::parse_ipv4(text) - 1; },
+		    "first of the 64 addresses of the fake source NIDs (10.254.0.1)")
+		->check(ipv4);
+	fuzz->add_option("--log", cmd.log_path, "one line per case to FILE")->type_name("FILE");
+}
+
+// "peer: MY_IP is required"; for a missing or unknown command, the
+// commands there are.
+std::string parse_error(const CLI::App &app, const CLI::ParseError &e)
+{
+	const auto chosen = app.get_subcommands();
+	const auto rest = app.remaining(true);
+	if (!chosen.empty()) {
+		const std::string name = chosen.front()->get_name();
+		if (dynamic_cast<const CLI::ExtrasError *>(&e))
+			for (const auto &word : rest)
+				if (word.starts_with('-'))
+					return name + ": unknown option '" + word + "'";
+		return name + ": " + e.what();
+	}
+	if (rest.empty())
+		return "no command (peer, server, fuzz or done)";
+	return "unknown command '" + rest.front() + "' (peer, server, fuzz or done)";
 }
 
 }  // namespace
@@ -60,89 +144,61 @@ std::string usage()
 ParseResult parse_args(std::span<const std::string> args)
 {
 	Command cmd;
+	Addresses ips;
+	bool help = false;
+	CLI::App app("socklnd test peers and fuzzer", "lnet-sockpeer");
 
-	if (args.empty())
-		return fail("no command (peer, server, fuzz or done)");
-	const std::string &mode = args[0];
-	if (mode == "-h" || mode == "--help" || mode == "help")
-		return {cmd, {}};
-	if (mode == "peer")
+	// usage() is the help, for every command
+	app.set_help_flag();
+	app.add_flag("-h,--help", help);
+	app.fallthrough();
+	app.require_subcommand(1);
+	auto *help_cmd = app.add_subcommand("help");
+	auto *peer = app.add_subcommand("peer");
+	add_ips(peer, ips, false);
+	auto *server = app.add_subcommand("server");
+	add_ips(server, ips, true);
+	auto *fuzz = app.add_subcommand("fuzz");
+	add_fuzz_options(fuzz, cmd);
+	add_ips(fuzz, ips, false);
+	auto *done = app.add_subcommand("done");
+	done->add_option("--run", cmd.run, "the run number, 1..2147483647 (default 1)")
+		->transform(number)
+		->check(CLI::Range(1U, 0x7FFFFFFFU).description(""));
+	add_ips(done, ips, false);
+
+	// CLI11 takes the words last-first.
+	std::vector<std::string> words(args.rbegin(), args.rend());
+	try {
+		app.parse(words);
+	} catch (const CLI::ParseError &e) {
+		if (help)
+			return {Command{}, {}};
+		return {std::nullopt, parse_error(app, e)};
+	}
+	if (help || help_cmd->parsed())
+		return {Command{}, {}};
+	if (peer->parsed())
 		cmd.mode = Command::Mode::peer;
-	else if (mode == "server")
+	else if (server->parsed())
 		cmd.mode = Command::Mode::server;
-	else if (mode == "fuzz")
-		cmd.mode = Command::Mode::fuzz;
-	else if (mode == "done")
+	else if (done->parsed())
 		cmd.mode = Command::Mode::done;
 	else
-		return fail("unknown command '" + mode + "' (peer, server, fuzz or done)");
-
-	std::vector<std::string> positional;
-	for (std::size_t i = 1; i < args.size(); i++) {
-		const std::string &a = args[i];
-		if (a.size() < 2 || a.compare(0, 2, "--") != 0) {
-			positional.push_back(a);
-			continue;
-		}
-		if (cmd.mode != Command::Mode::fuzz && !(cmd.mode == Command::Mode::done && a == "--run"))
-			return fail(mode + ": unknown option '" + a + "'");
-		if (i + 1 >= args.size())
-			return fail(mode + ": " + a + " needs a value");
-		const std::string &value = args[++i];
-		if (a == "--log") {
-			cmd.log_path = value;
-			continue;
-		}
-		if (a == "--fake-pool") {
-			const auto ip = wire::parse_ipv4(value);
-			if (!ip)
-				return fail(mode + ": --fake-pool: not an IPv4 address: '" + value + "'");
-			cmd.fake_base = *ip - 1;
-			continue;
-		}
-		const auto n = parse_number(value);
-		if (!n)
-			return fail(mode + ": " + a + ": not a number: '" + value + "'");
-		if (a == "--run") {
-			if (*n < 1 || *n > 0x7FFFFFFF)
-				return fail(mode + ": --run: 1..2147483647");
-			cmd.run = static_cast<std::uint32_t>(*n);
-		} else if (a == "--seed") {
-			cmd.fuzz.seed = *n;
-		} else if (a == "--cases") {
-			cmd.fuzz.cases = *n;
-		} else if (a == "--only") {
-			cmd.fuzz.only = *n;
-		} else if (a == "--parallel") {
-			if (*n < 1 || *n > 64)
-				return fail(mode + ": --parallel: 1..64");
-			cmd.fuzz.parallel = static_cast<unsigned int>(*n);
-		} else if (a == "--quiet-ms") {
-			cmd.fuzz.quiet = std::chrono::milliseconds(*n);
-		} else if (a == "--case-ms") {
-			cmd.fuzz.max_case = std::chrono::milliseconds(*n);
-		} else {
-			return fail(mode + ": unknown option '" + a + "'");
-		}
-	}
-	if (positional.size() != 2)
-		return fail(mode + ": needs two IPv4 addresses, " +
-			    (cmd.mode == Command::Mode::server ? "MY_IP PEER_IP" : "TARGET_IP MY_IP"));
-	std::uint32_t ips[2];
-	for (int i = 0; i < 2; i++) {
-		const auto ip = wire::parse_ipv4(positional[i]);
-		if (!ip)
-			return fail(mode + ": not an IPv4 address: '" + positional[i] + "'");
-		ips[i] = *ip;
-	}
-	cmd.target_ip = ips[0];
-	cmd.my_ip = ips[1];
+		cmd.mode = Command::Mode::fuzz;
+	const std::string name = app.get_subcommands().front()->get_name();
+	for (const std::string *text : {&ips.first, &ips.second})
+		if (!wire::parse_ipv4(*text))
+			return {std::nullopt, name + ": not an IPv4 address: '" + *text + "'"};
+	cmd.target_ip = *wire::parse_ipv4(ips.first);
+	cmd.my_ip = *wire::parse_ipv4(ips.second);
 	if (cmd.mode == Command::Mode::fuzz) {
 		const fuzz::Context ctx{cmd.target_ip, cmd.my_ip, cmd.fake_base};
 		for (std::uint32_t ip : {cmd.target_ip, cmd.my_ip})
 			if (ip > ctx.fake_base && ip <= ctx.fake_base + ctx.fake_count)
-				return fail(mode + ": " + wire::ipv4_to_string(ip) +
-					    " is in the fake NID pool; choose another --fake-pool");
+				return {std::nullopt, "fuzz: " + wire::ipv4_to_string(ip) +
+							      " is in the fake NID pool; choose "
+							      "another --fake-pool"};
 	}
 	return {cmd, {}};
 }

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cstring>
 #include <utility>
 
 #include <arpa/inet.h>
@@ -12,6 +11,8 @@
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
+
+#include <lnet/errno_text.hpp>
 
 namespace sockpeer {
 namespace {
@@ -67,7 +68,7 @@ int connect_within(const Socket &s, const sockaddr_in &sa, Clock::duration timeo
 
 std::string errno_message(const std::string &what, int err)
 {
-	return what + ": " + std::strerror(err);
+	return what + ": " + lnet::errno_text(err);
 }
 
 int Deadline::poll_ms() const
@@ -79,49 +80,31 @@ int Deadline::poll_ms() const
 	return static_cast<int>(std::min<decltype(ms)>(ms, 1 << 30));
 }
 
-Socket::Socket(Socket &&o) noexcept : fd_(std::exchange(o.fd_, -1)) {}
-
-Socket &Socket::operator=(Socket &&o) noexcept
-{
-	if (this != &o) {
-		reset();
-		fd_ = std::exchange(o.fd_, -1);
-	}
-	return *this;
-}
-
-void Socket::reset()
-{
-	if (fd_ >= 0)
-		::close(fd_);
-	fd_ = -1;
-}
-
 void Socket::abort()
 {
-	if (fd_ < 0)
+	if (!fd_)
 		return;
 	const linger l{1, 0};
-	::setsockopt(fd_, SOL_SOCKET, SO_LINGER, &l, sizeof(l));
+	::setsockopt(fd_.get(), SOL_SOCKET, SO_LINGER, &l, sizeof(l));
 	reset();
 }
 
 void Socket::shutdown() const
 {
-	if (fd_ >= 0)
-		::shutdown(fd_, SHUT_RDWR);
+	if (fd_)
+		::shutdown(fd_.get(), SHUT_RDWR);
 }
 
 void Socket::set_nonblocking() const
 {
-	::fcntl(fd_, F_SETFL, ::fcntl(fd_, F_GETFL) | O_NONBLOCK);
+	::fcntl(fd_.get(), F_SETFL, ::fcntl(fd_.get(), F_GETFL) | O_NONBLOCK);
 }
 
 std::uint16_t Socket::local_port() const
 {
 	sockaddr_in sa{};
 	socklen_t len = sizeof(sa);
-	if (::getsockname(fd_, reinterpret_cast<sockaddr *>(&sa), &len) != 0)
+	if (::getsockname(fd_.get(), reinterpret_cast<sockaddr *>(&sa), &len) != 0)
 		return 0;
 	return ntohs(sa.sin_port);
 }
@@ -132,7 +115,7 @@ bool Socket::send_all(ByteView data, Clock::duration timeout) const
 	std::size_t done = 0;
 
 	while (done < data.size()) {
-		const ssize_t n = ::send(fd_, data.data() + done, data.size() - done,
+		const ssize_t n = ::send(fd_.get(), data.data() + done, data.size() - done,
 					 MSG_NOSIGNAL | MSG_DONTWAIT);
 		if (n > 0) {
 			done += static_cast<std::size_t>(n);
@@ -141,7 +124,7 @@ bool Socket::send_all(ByteView data, Clock::duration timeout) const
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-			const short ev = wait_for(fd_, POLLOUT, deadline);
+			const short ev = wait_for(fd_.get(), POLLOUT, deadline);
 			if (!ev || (ev & (POLLERR | POLLHUP)))
 				return false;
 			continue;
@@ -158,7 +141,7 @@ Bytes Socket::recv_exact(std::size_t n, Clock::duration timeout) const
 	std::size_t got = 0;
 
 	while (got < n) {
-		const ssize_t r = ::recv(fd_, data.data() + got, n - got, MSG_DONTWAIT);
+		const ssize_t r = ::recv(fd_.get(), data.data() + got, n - got, MSG_DONTWAIT);
 		if (r > 0) {
 			got += static_cast<std::size_t>(r);
 			continue;
@@ -169,7 +152,7 @@ Bytes Socket::recv_exact(std::size_t n, Clock::duration timeout) const
 			continue;
 		if (errno != EAGAIN && errno != EWOULDBLOCK)
 			break;				// reset
-		if (!wait_for(fd_, POLLIN, deadline))
+		if (!wait_for(fd_.get(), POLLIN, deadline))
 			break;				// time is up
 	}
 	data.resize(got);
@@ -182,7 +165,7 @@ bool Socket::eof(Clock::duration timeout) const
 	std::uint8_t buf[4096];
 
 	for (;;) {
-		const ssize_t r = ::recv(fd_, buf, sizeof(buf), MSG_DONTWAIT);
+		const ssize_t r = ::recv(fd_.get(), buf, sizeof(buf), MSG_DONTWAIT);
 		if (r == 0)
 			return true;
 		if (r > 0)
@@ -191,7 +174,7 @@ bool Socket::eof(Clock::duration timeout) const
 			continue;
 		if (errno != EAGAIN && errno != EWOULDBLOCK)
 			return true;			// reset
-		if (!wait_for(fd_, POLLIN, deadline))
+		if (!wait_for(fd_.get(), POLLIN, deadline))
 			return false;
 	}
 }

@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include <lnet/unique_fd.hpp>
+
 #include "wire.hpp"
 
 namespace sockpeer {
@@ -48,20 +50,15 @@ private:
 	Clock::time_point at_;
 };
 
-// An owned socket descriptor.
+// An owned socket descriptor and what the peers do with it.
 class Socket {
 public:
 	Socket() = default;
 	explicit Socket(int fd) : fd_(fd) {}
-	Socket(Socket &&o) noexcept;
-	Socket &operator=(Socket &&o) noexcept;
-	Socket(const Socket &) = delete;
-	Socket &operator=(const Socket &) = delete;
-	~Socket() { reset(); }
 
-	int fd() const { return fd_; }
-	explicit operator bool() const { return fd_ >= 0; }
-	void reset();
+	int fd() const { return fd_.get(); }
+	explicit operator bool() const { return static_cast<bool>(fd_); }
+	void reset() { fd_.reset(); }
 
 	// Close with an RST instead of a FIN (SO_LINGER 0): no TIME_WAIT.
 	void abort();
@@ -81,7 +78,7 @@ public:
 	bool eof(Clock::duration timeout = std::chrono::seconds(10)) const;
 
 private:
-	int fd_ = -1;
+	lnet::UniqueFd fd_;
 };
 
 struct ConnectOptions {

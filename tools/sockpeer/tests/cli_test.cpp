@@ -85,8 +85,65 @@ TEST(Cli, Errors)
 		  std::string::npos);
 }
 
+// The command lines of tests/scenarios/socklnd-*.sh.
+TEST(Cli, ScenarioCommandLines)
+{
+	EXPECT_TRUE(parse({"peer", "192.0.2.2", "192.0.2.1"}).command);
+	EXPECT_TRUE(parse({"server", "192.0.2.1", "192.0.2.2"}).command);
+	const auto f = parse({"fuzz", "--seed", "12345", "--cases", "3000", "--parallel", "4",
+			      "--log", "/mnt/fuzz.log", "192.0.2.2", "192.0.2.1"});
+	ASSERT_TRUE(f.command) << f.error;
+	EXPECT_EQ(f.command->fuzz.seed, 12345U);
+	EXPECT_EQ(f.command->log_path, "/mnt/fuzz.log");
+	EXPECT_EQ(f.command->target_ip, 0xC0000202U);
+	const auto d = parse({"done", "--run", "3", "192.0.2.2", "192.0.2.1"});
+	ASSERT_TRUE(d.command) << d.error;
+	EXPECT_EQ(d.command->run, 3U);
+}
+
+TEST(Cli, ErrorMessages)
+{
+	EXPECT_EQ(parse({}).error, "no command (peer, server, fuzz or done)");
+	EXPECT_EQ(parse({"dance"}).error, "unknown command 'dance' (peer, server, fuzz or done)");
+	EXPECT_EQ(parse({"peer", "192.0.2.2"}).error, "peer: MY_IP is required");
+	EXPECT_EQ(parse({"server", "192.0.2.1"}).error, "server: PEER_IP is required");
+	EXPECT_EQ(parse({"peer", "192.0.2.2", "not-an-ip"}).error,
+		  "peer: not an IPv4 address: 'not-an-ip'");
+	// the option's value must not be taken for an address
+	EXPECT_EQ(parse({"fuzz", "--frobnicate", "1", "192.0.2.2", "192.0.2.1"}).error,
+		  "fuzz: unknown option '--frobnicate'");
+	EXPECT_EQ(parse({"done", "--seed", "1", "192.0.2.2", "192.0.2.1"}).error,
+		  "done: unknown option '--seed'");
+	EXPECT_EQ(parse({"fuzz", "--cases", "many", "192.0.2.2", "192.0.2.1"}).error,
+		  "fuzz: --cases: not a number: 'many'");
+	EXPECT_EQ(parse({"fuzz", "--seed", "-1", "192.0.2.2", "192.0.2.1"}).error,
+		  "fuzz: --seed: not a number: '-1'");
+	EXPECT_EQ(parse({"fuzz", "--fake-pool", "10.0.0", "192.0.2.2", "192.0.2.1"}).error,
+		  "fuzz: --fake-pool: not an IPv4 address: '10.0.0'");
+	EXPECT_NE(parse({"fuzz", "--parallel", "65", "192.0.2.2", "192.0.2.1"}).error.find(
+			  "--parallel"),
+		  std::string::npos);
+}
+
+TEST(Cli, NumbersAreDecimalOrHex)
+{
+	const auto f = parse({"fuzz", "--seed", "010", "--cases", "0X20", "--case-ms=250",
+			      "192.0.2.2", "192.0.2.1"});
+	ASSERT_TRUE(f.command) << f.error;
+	EXPECT_EQ(f.command->fuzz.seed, 10U);		// not octal
+	EXPECT_EQ(f.command->fuzz.cases, 32U);
+	EXPECT_EQ(f.command->fuzz.max_case, std::chrono::milliseconds(250));
+}
+
 TEST(Cli, Help)
 {
+	for (const std::vector<std::string> &args :
+	     {std::vector<std::string>{"help"}, {"-h"}, {"fuzz", "--help"}}) {
+		const auto r = parse(args);
+		ASSERT_TRUE(r.command) << r.error;
+		EXPECT_EQ(r.command->mode, Command::Mode::help);
+	}
+
 	const auto h = parse({"--help"});
 	ASSERT_TRUE(h.command);
 	std::ostringstream out, err;

@@ -77,10 +77,10 @@ int run(std::span<char *> args)
 			return usage();
 	}
 	if (mode == "server") {
-		tcprr::Fd lsock = tcprr::listen_on(bind, port);
+		tcprr::UniqueFd lsock = tcprr::listen_on(bind, port);
 
 		for (;;) {
-			tcprr::Fd conn(::accept4(lsock.get(), nullptr, nullptr, SOCK_CLOEXEC));
+			tcprr::UniqueFd conn(::accept4(lsock.get(), nullptr, nullptr, SOCK_CLOEXEC));
 
 			if (conn)
 				tcprr::serve(conn, opts);
@@ -88,7 +88,7 @@ int run(std::span<char *> args)
 	}
 	if (mode != "client" || connect.empty())
 		return usage();
-	tcprr::Fd conn = tcprr::connect_to(connect, port, opts.nodelay);
+	tcprr::UniqueFd conn = tcprr::connect_to(connect, port, opts.nodelay);
 	tcprr::Result r = tcprr::run_client(conn, opts);
 	std::puts(tcprr::format_result(opts, r).c_str());
 	return 0;

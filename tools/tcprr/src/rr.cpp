@@ -16,30 +16,6 @@
 
 namespace tcprr {
 
-Fd &Fd::operator=(Fd &&o) noexcept
-{
-	if (this != &o) {
-		if (fd_ >= 0)
-			::close(fd_);
-		fd_ = o.release();
-	}
-	return *this;
-}
-
-Fd::~Fd()
-{
-	if (fd_ >= 0)
-		::close(fd_);
-}
-
-int Fd::release()
-{
-	int fd = fd_;
-
-	fd_ = -1;
-	return fd;
-}
-
 double Result::per_second() const
 {
 	if (elapsed.count() <= 0)
@@ -67,7 +43,7 @@ sockaddr_in make_addr(std::string_view addr, std::uint16_t port)
 	return sa;
 }
 
-void set_nodelay(const Fd &sock, bool on)
+void set_nodelay(const UniqueFd &sock, bool on)
 {
 	int v = on ? 1 : 0;
 
@@ -76,7 +52,7 @@ void set_nodelay(const Fd &sock, bool on)
 }
 
 // false: the peer closed before the first byte.
-bool read_full(const Fd &sock, std::span<std::byte> buf, bool quickack)
+bool read_full(const UniqueFd &sock, std::span<std::byte> buf, bool quickack)
 {
 	const int one = 1;
 	std::size_t done = 0;
@@ -102,7 +78,7 @@ bool read_full(const Fd &sock, std::span<std::byte> buf, bool quickack)
 	return true;
 }
 
-void write_full(const Fd &sock, std::span<const std::byte> buf)
+void write_full(const UniqueFd &sock, std::span<const std::byte> buf)
 {
 	std::size_t done = 0;
 
@@ -119,10 +95,10 @@ void write_full(const Fd &sock, std::span<const std::byte> buf)
 
 } // namespace
 
-Fd listen_on(std::string_view addr, std::uint16_t port)
+UniqueFd listen_on(std::string_view addr, std::uint16_t port)
 {
 	sockaddr_in sa = make_addr(addr, port);
-	Fd sock(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+	UniqueFd sock(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
 	int one = 1;
 
 	if (!sock)
@@ -136,7 +112,7 @@ Fd listen_on(std::string_view addr, std::uint16_t port)
 	return sock;
 }
 
-std::uint16_t local_port(const Fd &sock)
+std::uint16_t local_port(const UniqueFd &sock)
 {
 	sockaddr_in sa{};
 	socklen_t len = sizeof(sa);
@@ -146,10 +122,10 @@ std::uint16_t local_port(const Fd &sock)
 	return ntohs(sa.sin_port);
 }
 
-Fd connect_to(std::string_view addr, std::uint16_t port, bool nodelay)
+UniqueFd connect_to(std::string_view addr, std::uint16_t port, bool nodelay)
 {
 	sockaddr_in sa = make_addr(addr, port);
-	Fd sock(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+	UniqueFd sock(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
 
 	if (!sock)
 		fail("socket");
@@ -159,7 +135,7 @@ Fd connect_to(std::string_view addr, std::uint16_t port, bool nodelay)
 	return sock;
 }
 
-std::uint64_t serve(const Fd &conn, const Options &opts)
+std::uint64_t serve(const UniqueFd &conn, const Options &opts)
 {
 	std::vector<std::byte> buf(opts.size);
 	std::uint64_t n = 0;
@@ -174,7 +150,7 @@ std::uint64_t serve(const Fd &conn, const Options &opts)
 	return n;
 }
 
-Result run_client(const Fd &conn, const Options &opts)
+Result run_client(const UniqueFd &conn, const Options &opts)
 {
 	using clock = std::chrono::steady_clock;
 	std::vector<std::byte> req(opts.size, std::byte{0x5a}), resp(opts.size);

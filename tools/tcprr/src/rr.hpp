@@ -11,25 +11,11 @@
 #include <string>
 #include <string_view>
 
+#include <lnet/unique_fd.hpp>
+
 namespace tcprr {
 
-// A file descriptor that closes itself.
-class Fd {
-public:
-	Fd() = default;
-	explicit Fd(int fd) : fd_(fd) {}
-	Fd(Fd &&o) noexcept : fd_(o.release()) {}
-	Fd &operator=(Fd &&o) noexcept;
-	Fd(const Fd &) = delete;
-	Fd &operator=(const Fd &) = delete;
-	~Fd();
-	int get() const { return fd_; }
-	int release();
-	explicit operator bool() const { return fd_ >= 0; }
-
-private:
-	int fd_ = -1;
-};
+using lnet::UniqueFd;
 
 struct Options {
 	std::size_t size = 96;		// bytes per request and per response
@@ -46,15 +32,15 @@ struct Result {
 };
 
 // Throws std::system_error / std::invalid_argument with a readable message.
-Fd listen_on(std::string_view addr, std::uint16_t port);
-std::uint16_t local_port(const Fd &sock);
-Fd connect_to(std::string_view addr, std::uint16_t port, bool nodelay);
+UniqueFd listen_on(std::string_view addr, std::uint16_t port);
+std::uint16_t local_port(const UniqueFd &sock);
+UniqueFd connect_to(std::string_view addr, std::uint16_t port, bool nodelay);
 
 // Echo every opts.size-byte request until the peer closes; returns
 // exchanges.
-std::uint64_t serve(const Fd &conn, const Options &opts);
+std::uint64_t serve(const UniqueFd &conn, const Options &opts);
 // Keep opts.inflight requests outstanding for opts.duration, then drain.
-Result run_client(const Fd &conn, const Options &opts);
+Result run_client(const UniqueFd &conn, const Options &opts);
 
 // "5s", "500ms", "2" (seconds) -> duration; throws std::invalid_argument.
 std::chrono::milliseconds parse_duration(std::string_view text);

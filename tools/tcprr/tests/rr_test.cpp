@@ -12,19 +12,19 @@ namespace {
 
 // A client run against a served connection on loopback.
 struct Loopback {
-	tcprr::Fd lsock = tcprr::listen_on("127.0.0.1", 0);
+	tcprr::UniqueFd lsock = tcprr::listen_on("127.0.0.1", 0);
 	std::uint64_t served = 0;
 
 	tcprr::Result run(const tcprr::Options &opts)
 	{
 		std::jthread server([&] {
-			tcprr::Fd conn(::accept(lsock.get(), nullptr, nullptr));
+			tcprr::UniqueFd conn(::accept(lsock.get(), nullptr, nullptr));
 
 			served = tcprr::serve(conn, opts);
 		});
 		tcprr::Result r;
 		{
-			tcprr::Fd conn = tcprr::connect_to("127.0.0.1",
+			tcprr::UniqueFd conn = tcprr::connect_to("127.0.0.1",
 							   tcprr::local_port(lsock),
 							   opts.nodelay);
 			r = tcprr::run_client(conn, opts);
@@ -80,7 +80,7 @@ TEST(TcpRr, ZeroSizeIsRefused)
 	tcprr::Options opts;
 
 	opts.size = 0;
-	tcprr::Fd conn = tcprr::connect_to("127.0.0.1", tcprr::local_port(lo.lsock), true);
+	tcprr::UniqueFd conn = tcprr::connect_to("127.0.0.1", tcprr::local_port(lo.lsock), true);
 	EXPECT_THROW(tcprr::run_client(conn, opts), std::invalid_argument);
 }
 
