@@ -92,6 +92,7 @@ step deps scripts/install-deps.sh || {
 step build-stock build build-stock modules
 step sparse scripts/static-checks.sh sparse "/usr/src/linux-headers-$(scripts/stock-kernel.sh)"
 step checkpatch scripts/static-checks.sh checkpatch
+step shellcheck scripts/static-checks.sh shellcheck
 step tools tools_test
 step debug-kernel scripts/build-debug-kernel.sh
 step build-debug build build-debug modules-debug
