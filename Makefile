@@ -4,6 +4,7 @@
 # make install         install them into /lib/modules/<kver>/extra and run depmod
 # make sparse          sparse (C=2) over every module source, zero findings
 # make checkpatch      checkpatch.pl --no-tree over every kernel source
+# make shellcheck      shellcheck over every shell script, zero findings
 # make tools           the C++ user-space tools (CMake, build/tools)
 # make debug-kernel    build or reuse the debug test kernel (cached)
 # make run             boot two guests and show the modules working
@@ -45,7 +46,7 @@ define sync_tree
 		$(foreach d,$(wildcard $(SRC_DIRS)),$(d)) $(1)/
 endef
 
-.PHONY: all modules modules-debug install sparse checkpatch tools tools-test \
+.PHONY: all modules modules-debug install sparse checkpatch shellcheck tools tools-test \
 	debug-kernel check run bench interop deps clean
 
 all: modules
@@ -71,6 +72,9 @@ sparse:
 
 checkpatch:
 	@"$(TOP)/scripts/static-checks.sh" checkpatch
+
+shellcheck:
+	@"$(TOP)/scripts/static-checks.sh" shellcheck
 
 tools:
 	cmake -S tools -B build/tools -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null

@@ -5,7 +5,7 @@
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-cd "$top"
+cd "$top" || exit 1
 logdir=$top/build/check
 rm -rf "$logdir"
 mkdir -p "$logdir"
@@ -63,7 +63,7 @@ build() {
 	rc=${PIPESTATUS[0]}
 	warnings=$(grep -cE 'warning:|error:' "$logdir/$name.out")
 	echo "suite $name: $(( (rc == 0) + (warnings == 0) )) passed, $(( (rc != 0) + (warnings != 0) )) failed ($warnings warnings)"
-	[ $rc -eq 0 ] && [ "$warnings" -eq 0 ]
+	[ "$rc" -eq 0 ] && [ "$warnings" -eq 0 ]
 }
 
 tools_test() {
@@ -92,6 +92,7 @@ step deps scripts/install-deps.sh || {
 step build-stock build build-stock modules
 step sparse scripts/static-checks.sh sparse "/usr/src/linux-headers-$(scripts/stock-kernel.sh)"
 step checkpatch scripts/static-checks.sh checkpatch
+step shellcheck scripts/static-checks.sh shellcheck
 step tools tools_test
 step debug-kernel scripts/build-debug-kernel.sh
 step build-debug build build-debug modules-debug

@@ -10,13 +10,13 @@ packages=(
 	linux-source-6.1 ccache flex bison bc libelf-dev libssl-dev
 	xz-utils cpio dwarves rsync python3
 	# static checks
-	sparse perl
+	sparse perl shellcheck
 	# guests
 	qemu-system-x86 busybox-static iproute2 iputils-ping procps
 	# soft-RoCE user space and baselines
 	rdma-core ibverbs-utils ibverbs-providers perftest iperf3
 	# C++ tools
-	cmake g++ libgtest-dev libgmock-dev libcli11-dev libyaml-cpp-dev libfmt-dev
+	cmake g++ libgtest-dev libgmock-dev libcli11-dev libyaml-cpp-dev libfmt-dev nlohmann-json3-dev
 	# benchmark charts
 	gnuplot-nox
 )

@@ -1,13 +1,27 @@
 #!/usr/bin/env bash
-# static-checks.sh sparse KDIR | checkpatch
+# static-checks.sh sparse KDIR | checkpatch | shellcheck
 # Prints every finding and a suite line; exit status 1 on any finding.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cache=${LNET_CACHE:-$HOME/.cache/lnet-dev}
-cd "$top"
+cd "$top" || exit 1
 
 kernel_sources() {
 	find lnet klnds include tests/selfcheck tests/bench tests/lndtest -type f \( -name '*.c' -o -name '*.h' \) 2>/dev/null | sort
+}
+
+# Every shell script of the tree: *.sh, and any other file whose first line
+# runs sh, bash or dash (build/ and .git left out).
+shell_scripts() {
+	local f
+	find . \( -path ./build -o -path ./.git \) -prune -o -type f -print | sed 's|^\./||' | sort |
+		while IFS= read -r f; do
+			case "$f" in
+			*.sh) echo "$f" ;;
+			*) head -n1 -- "$f" 2>/dev/null |
+				grep -qE '^#! *(/usr)?/bin/(env +)?(ba|da)?sh( |$)' && echo "$f" ;;
+			esac
+		done
 }
 
 # checkpatch.pl and its data files, extracted once from linux-source-6.1.
@@ -54,8 +68,29 @@ checkpatch)
 	echo "suite checkpatch: $pass passed, $fail failed"
 	[ "$fail" -eq 0 ]
 	;;
+shellcheck)
+	if ! command -v shellcheck >/dev/null; then
+		echo "shellcheck: not installed (make deps)"
+		echo "suite shellcheck: 0 passed, 1 failed"
+		exit 1
+	fi
+	mapfile -t scripts < <(shell_scripts)
+	# The shebang (or a "# shellcheck shell=" line) picks the dialect;
+	# -x follows "source" into the files that the "# shellcheck source="
+	# lines name relative to the top.
+	out=$(shellcheck --norc -x -f gcc -- "${scripts[@]}" 2>&1)
+	rc=$?
+	[ -n "$out" ] && echo "$out"
+	fail=$(echo "$out" | grep -oE '^[^:]+:[0-9]+:[0-9]+: ' | cut -d: -f1 | sort -u | grep -c . || true)
+	if [ "$rc" -ne 0 ] && [ "$fail" -eq 0 ]; then
+		# no finding, yet an error: the tool itself failed
+		fail=${#scripts[@]}
+	fi
+	echo "suite shellcheck: $((${#scripts[@]} - fail)) passed, $fail failed"
+	[ "$rc" -eq 0 ]
+	;;
 *)
-	echo "usage: $0 sparse KDIR | checkpatch" >&2
+	echo "usage: $0 sparse KDIR | checkpatch | shellcheck" >&2
 	exit 2
 	;;
 esac

@@ -66,8 +66,8 @@ if [ ! -f /mnt/env ]; then
 	say "no /mnt/env: the runner did not set this guest up"
 	finish 125
 fi
-# shellcheck source=/dev/null
 set -a
+# shellcheck source=/dev/null # the runner writes it for each run
 . /mnt/env
 set +a
 hostname "$GUEST_NAME"

@@ -1,4 +1,5 @@
 # Helpers for guest test scripts; source "$LNET_TOP/scripts/guest/lib.sh".
+# shellcheck shell=bash
 # Every check is one line in /mnt/results: "ok NAME" or "not ok NAME # why".
 # The runner (tools/vmtest) counts them; a script's exit status is checked too.
 

@@ -2,6 +2,7 @@
 # Core benchmarks on one guest (stock kernel: no KASAN/lockdep overhead).
 # Each measurement is one load of lnet_bench.ko on a freshly loaded lnet.ko;
 # results go to /mnt/bench.txt as "key value" lines for scripts/bench.sh.
+# shellcheck source=scripts/guest/lib.sh
 . "$LNET_TOP/scripts/guest/lib.sh"
 lnet=$LNET_MODDIR/lnet/lnet.ko
 bench=$LNET_MODDIR/tests/bench/lnet_bench.ko

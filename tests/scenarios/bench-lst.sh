@@ -25,6 +25,7 @@
 # Run: lnet-vmtest --suite bench-lst --kernel stock --guests 2 --link 0-1 \
 #	--env LUSTRE_DIR=$(scripts/build-lustre.sh | tail -n1) --env BENCH_SECS=5 \
 #	--script $LNET_TOP/tests/scenarios/bench-lst.sh --arg tcp --arg ours --arg lustre
+# shellcheck source=scripts/guest/lib.sh
 . "$LNET_TOP/scripts/guest/lib.sh"
 
 net=${1:-tcp}

@@ -20,6 +20,7 @@
 # send/receive round trips: 1e6 / (2 x its average one-way latency in us)).
 #
 # lnet_selftest (lst) is measured by bench-lst.sh, in runs of its own.
+# shellcheck source=scripts/guest/lib.sh
 . "$LNET_TOP/scripts/guest/lib.sh"
 M=$LNET_MODDIR
 peer=$(t_peer_addrs | head -n1)

@@ -51,6 +51,7 @@
 #	--env LUSTRE_DIR=$(scripts/build-lustre.sh | tail -n1) \
 #	--script $LNET_TOP/tests/scenarios/interop.sh --arg tcp --arg lustre=0 --arg full
 # (modules: make modules LNET_BENCH=1; tools: make tools)
+# shellcheck source=scripts/guest/lib.sh
 . "$LNET_TOP/scripts/guest/lib.sh"
 
 net=tcp

@@ -4,6 +4,7 @@
 # loads. Their results are collected before any rmmod (which drops them from
 # debugfs). Then unload everything: kmemleak and lockdep reports from the
 # whole run fail it (runner's console scan).
+# shellcheck source=scripts/guest/lib.sh
 . "$LNET_TOP/scripts/guest/lib.sh"
 # insmod runs the suites and waits, uninterruptibly, for each case, which
 # KUnit itself gives up after 300 s. The debug kernel calls a task hung

@@ -19,6 +19,7 @@
 #
 # Run: lnet-vmtest --suite socklnd-cut --kernel debug --guests 2 \
 #	--timeout 900 --script $LNET_TOP/tests/scenarios/lnd-cut.sh --arg tcp
+# shellcheck source=scripts/guest/lib.sh
 . "$LNET_TOP/scripts/guest/lib.sh"
 M=$LNET_MODDIR
 peer=$(t_peer_addrs | head -n1)

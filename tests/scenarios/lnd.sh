@@ -11,6 +11,7 @@
 # Run: lnet-vmtest --suite socklnd --kernel debug --guests 2 --timeout 600 \
 #	--script $LNET_TOP/tests/scenarios/lnd.sh --arg tcp
 # (stock kernel: build with make modules LNET_TESTS=1)
+# shellcheck source=scripts/guest/lib.sh
 . "$LNET_TOP/scripts/guest/lib.sh"
 M=$LNET_MODDIR
 peer=$(t_peer_addrs | head -n1)

@@ -12,6 +12,7 @@
 #
 # Run: lnet-vmtest --suite o2iblnd-devremove --kernel debug --guests 2 \
 #	--timeout 900 --script $LNET_TOP/tests/scenarios/o2iblnd-devremove.sh
+# shellcheck source=scripts/guest/lib.sh
 . "$LNET_TOP/scripts/guest/lib.sh"
 M=$LNET_MODDIR
 peer=$(t_peer_addrs | head -n1)

@@ -17,6 +17,7 @@
 #
 # Run: lnet-vmtest --suite o2iblnd-restart --kernel debug --guests 2 \
 #	--timeout 900 --script $LNET_TOP/tests/scenarios/o2iblnd-restart.sh
+# shellcheck source=scripts/guest/lib.sh
 . "$LNET_TOP/scripts/guest/lib.sh"
 M=$LNET_MODDIR
 peer=$(t_peer_addrs | head -n1)

@@ -6,6 +6,7 @@
 # 8 in flight each way, full data checks) driven by lst, with lst's stat
 # tables. Everything printed lands in the guest's script.log, which
 # scripts/run.sh shows.
+# shellcheck source=scripts/guest/lib.sh
 . "$LNET_TOP/scripts/guest/lib.sh"
 M=$LNET_MODDIR
 LNETCTL=$LNET_TOP/build/tools/lnetctl/lnetctl
@@ -36,8 +37,8 @@ else
 	for op in put get; do
 		[ "$op" = get ] && last=1 || last=0
 		dmesg -C
-		if insmod "$M/tests/bench/lnet_netbench.ko" role=client op=$op \
-			target="$peer@tcp" size=1048576 inflight=8 seconds=3 last=$last; then
+		if insmod "$M/tests/bench/lnet_netbench.ko" role=client op="$op" \
+			target="$peer@tcp" size=1048576 inflight=8 seconds=3 last="$last"; then
 			line=$(dmesg | grep -o 'lnet_netbench: op=.*')
 			echo "bulk $op, 1 MiB x8 in flight, 3 s: $line"
 			t_check "bulk $op to $peer@tcp" grep -q ' errors=0 ' <<<"$line"

@@ -9,6 +9,7 @@
 #
 # Run: lnet-vmtest --suite selftest --kernel debug --guests 2 --timeout 900 \
 #	--script $LNET_TOP/tests/scenarios/selftest.sh --arg tcp
+# shellcheck source=scripts/guest/lib.sh
 . "$LNET_TOP/scripts/guest/lib.sh"
 M=$LNET_MODDIR
 LST=$LNET_TOP/build/tools/lst/lst
@@ -105,6 +106,7 @@ t_check "show_error: no error node on servers" grep -q "Total 0 error nodes in s
 "$LST" stat --csv --count 1 --delay 1 servers >/tmp/stat.csv 2>&1
 cat /tmp/stat.csv
 t_check "stat --csv: header and one row" test "$(grep -c . /tmp/stat.csv)" -eq 2
+# shellcheck disable=SC2016 # awk's fields, not the shell's
 t_check "stat --csv: the node answered" \
 	awk -F, 'NR == 2 && $3 == 1 && $4 == 1 { ok = 1 } END { exit !ok }' /tmp/stat.csv
 

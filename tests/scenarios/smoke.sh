@@ -1,6 +1,7 @@
 #!/bin/bash
 # Two guests: the modules load and unload cleanly, and the guests reach
 # each other over their virtual link.
+# shellcheck source=scripts/guest/lib.sh
 . "$LNET_TOP/scripts/guest/lib.sh"
 t_insmod "load lnet" "$LNET_MODDIR/lnet/lnet.ko"
 t_check "lnet listed in /proc/modules" grep -q '^lnet ' /proc/modules

@@ -12,6 +12,7 @@
 #
 # Run: lnet-vmtest --suite socklnd-active --kernel debug --guests 2 \
 #	--timeout 600 --script $LNET_TOP/tests/scenarios/socklnd-active.sh
+# shellcheck source=scripts/guest/lib.sh
 . "$LNET_TOP/scripts/guest/lib.sh"
 M=$LNET_MODDIR
 peer=$(t_peer_addrs | head -n1)

@@ -11,6 +11,7 @@
 #
 # Run: lnet-vmtest --suite socklnd-bad --kernel debug --guests 2 \
 #	--timeout 600 --script $LNET_TOP/tests/scenarios/socklnd-bad.sh
+# shellcheck source=scripts/guest/lib.sh
 . "$LNET_TOP/scripts/guest/lib.sh"
 M=$LNET_MODDIR
 peer=$(t_peer_addrs | head -n1)

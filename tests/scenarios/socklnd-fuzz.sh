@@ -29,6 +29,7 @@
 #
 # Run: lnet-vmtest --suite socklnd-fuzz --kernel debug --guests 2 \
 #	--timeout 600 --script $LNET_TOP/tests/scenarios/socklnd-fuzz.sh
+# shellcheck source=scripts/guest/lib.sh
 . "$LNET_TOP/scripts/guest/lib.sh"
 M=$LNET_MODDIR
 peer=$(t_peer_addrs | head -n1)
@@ -126,6 +127,6 @@ client_run after
 t_check "after: no client failure" grep -qx 0 $P/failures
 
 # g1 may go now
-"$sockpeer" done --run $finished "$peer" "$me" >/tmp/done.out 2>&1
+"$sockpeer" 'done' --run $finished "$peer" "$me" >/tmp/done.out 2>&1
 t_results_from /tmp/done.out "g1 told: "
 unload

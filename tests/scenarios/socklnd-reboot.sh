@@ -31,6 +31,7 @@
 #
 # Run: lnet-vmtest --suite socklnd-reboot --kernel debug --guests 2 \
 #	--timeout 900 --script $LNET_TOP/tests/scenarios/socklnd-reboot.sh
+# shellcheck source=scripts/guest/lib.sh
 . "$LNET_TOP/scripts/guest/lib.sh"
 M=$LNET_MODDIR
 peer=$(t_peer_addrs | head -n1)

@@ -145,11 +145,12 @@ std::vector<LineSplitter::Line> LineSplitter::feed(std::string_view bytes)
 	return lines;
 }
 
-MonitorFn hmp_monitors(fs::path socket_dir)
+MonitorFn qmp_monitors(fs::path socket_dir)
 {
-	return [socket_dir = std::move(socket_dir)](int guest, const std::string &command,
+	return [socket_dir = std::move(socket_dir)](int guest, std::string_view command,
+						    const Json &arguments,
 						    SteadyClock::time_point deadline) {
-		return hmp_run(monitor_socket(socket_dir, guest), command, deadline);
+		return qmp_run(monitor_socket(socket_dir, guest), command, arguments, deadline);
 	};
 }
 
@@ -179,14 +180,13 @@ std::string ControlHandler::handle_overlong(std::string_view start) const
 std::string ControlHandler::set_link(const Request &req, const LinkRequest &link) const
 {
 	const auto &l = links_[static_cast<std::size_t>(link.link)];
-	const std::string command =
-		"set_link " + netdev_id(link.link) + (link.up ? " on" : " off");
+	const Json arguments{{"name", netdev_id(link.link)}, {"up", link.up}};
 	const auto deadline = SteadyClock::now() + budget_;
 	std::string errors;
 	for (int guest : {l.a, l.b}) {
 		std::string problem;
 		try {
-			problem = monitor_(guest, command, deadline);
+			problem = monitor_(guest, "set_link", arguments, deadline);
 		} catch (const std::exception &e) {
 			problem = e.what();
 		}

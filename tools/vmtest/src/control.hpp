@@ -4,10 +4,11 @@
 // chardev connected to control_socket() (qemu.hpp), where the runner listens.
 // The guest writes one request per line, "<seq> <request>", and the runner
 // answers "ok <seq>" or "err <seq> <why>". Requests: "ping", and
-// "link <k> on|off", which runs qemu's set_link on the monitor of both
+// "link <k> on|off", which runs QMP set_link on the monitor of both
 // guests of link k (a cable pull: carrier gone, nothing delivered).
 #pragma once
 
+#include "qmp.hpp"
 #include "topology.hpp"
 #include "unixsock.hpp"
 
@@ -87,14 +88,15 @@ private:
 	std::size_t max_;
 };
 
-// Runs one monitor command line on guest i's qemu by deadline and returns
-// what it printed (empty: it worked); throws std::runtime_error if the
-// monitor cannot be used.
-using MonitorFn = std::function<std::string(int guest, const std::string &command,
+// Runs one QMP command with its arguments on guest i's qemu by deadline and
+// returns qemu's error ("Error: <desc>"; empty: it worked); throws
+// std::runtime_error if the monitor cannot be used.
+using MonitorFn = std::function<std::string(int guest, std::string_view command,
+					    const Json &arguments,
 					    SteadyClock::time_point deadline)>;
 
-// The real monitors: HMP on monitor_socket(socket_dir, i).
-MonitorFn hmp_monitors(std::filesystem::path socket_dir);
+// The real monitors: QMP on monitor_socket(socket_dir, i).
+MonitorFn qmp_monitors(std::filesystem::path socket_dir);
 
 // Carries out requests.
 class ControlHandler {

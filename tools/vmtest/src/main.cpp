@@ -321,7 +321,7 @@ int run(const Options &o)
 		const SocketDir sockets;
 		// qemu connects to its control socket at startup: listen first.
 		ControlServer control(o.run_dir, sockets.path, o.guests,
-				      ControlHandler(o.links, hmp_monitors(sockets.path)));
+				      ControlHandler(o.links, qmp_monitors(sockets.path)));
 		Fleet fleet;
 		const auto deadline = Clock::now() + std::chrono::seconds(o.timeout_s);
 		start_guests(fleet, o, boot, plans, sockets.path);

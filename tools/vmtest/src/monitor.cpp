@@ -1,106 +1,120 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "monitor.hpp"
 
-#include "text.hpp"
-
 #include <cerrno>
 #include <cstring>
-#include <stdexcept>
 
 #include <poll.h>
 #include <sys/socket.h>
 
 namespace vmtest {
-namespace {
 
-constexpr std::size_t max_answer = 64 * 1024;
-
-bool ends_with_prompt(std::string_view s)
+QmpClient::QmpClient(Fd fd, std::string peer, SteadyClock::time_point deadline)
+	: fd_(std::move(fd)), peer_(std::move(peer))
 {
-	return s.size() >= hmp_prompt.size() && s.substr(s.size() - hmp_prompt.size()) == hmp_prompt;
+	auto first = next(deadline);
+	auto *greeting = std::get_if<QmpGreeting>(&first);
+	if (!greeting)
+		fail("the monitor did not start with a QMP greeting");
+	greeting_ = std::move(*greeting);
+	// Until then qemu accepts no other command.
+	execute("qmp_capabilities", Json::object(), deadline);
 }
 
-// Reads into buf until it ends with the prompt.
-void read_to_prompt(int fd, std::string &buf, SteadyClock::time_point deadline,
-		    const std::filesystem::path &socket)
+QmpClient QmpClient::connect(const std::filesystem::path &socket,
+			     SteadyClock::time_point deadline)
+{
+	return QmpClient(connect_unix(socket), socket.string(), deadline);
+}
+
+void QmpClient::fail(std::string_view why) const
+{
+	throw std::runtime_error(peer_ + ": " + std::string(why));
+}
+
+QmpMessage QmpClient::next(SteadyClock::time_point deadline)
 {
 	char chunk[4096];
-	while (!ends_with_prompt(buf)) {
+	while (ready_.empty()) {
 		if (SteadyClock::now() >= deadline)
-			throw std::runtime_error(socket.string() + ": no prompt in time");
-		if (!wait_fd(fd, POLLIN, deadline))
+			fail("no answer in time");
+		if (!wait_fd(fd_.get(), POLLIN, deadline))
 			continue;
-		const ssize_t n = ::recv(fd, chunk, sizeof(chunk), 0);
+		const ssize_t n = ::recv(fd_.get(), chunk, sizeof(chunk), 0);
 		if (n == 0)
-			throw std::runtime_error(socket.string() + ": monitor closed the connection");
+			fail("monitor closed the connection");
 		if (n < 0) {
 			if (errno == EAGAIN || errno == EINTR)
 				continue;
-			throw std::runtime_error(socket.string() + ": " + std::strerror(errno));
+			fail(std::strerror(errno));
 		}
-		buf.append(chunk, static_cast<std::size_t>(n));
-		if (buf.size() > max_answer)
-			throw std::runtime_error(socket.string() + ": answer too long");
+		try {
+			for (auto &j : framer_.feed(std::string_view(chunk, static_cast<std::size_t>(n))))
+				ready_.push_back(std::move(j));
+		} catch (const std::runtime_error &e) {
+			fail(e.what());
+		}
+	}
+	const Json j = std::move(ready_.front());
+	ready_.pop_front();
+	try {
+		return qmp_classify(j);
+	} catch (const std::runtime_error &e) {
+		fail(e.what());
 	}
 }
 
-void write_all(int fd, std::string_view data, SteadyClock::time_point deadline,
-	       const std::filesystem::path &socket)
+void QmpClient::send(std::string_view data, SteadyClock::time_point deadline)
 {
 	while (!data.empty()) {
 		if (SteadyClock::now() >= deadline)
-			throw std::runtime_error(socket.string() + ": cannot send in time");
-		if (!wait_fd(fd, POLLOUT, deadline))
+			fail("cannot send in time");
+		if (!wait_fd(fd_.get(), POLLOUT, deadline))
 			continue;
-		const ssize_t n = ::send(fd, data.data(), data.size(), MSG_NOSIGNAL);
+		const ssize_t n = ::send(fd_.get(), data.data(), data.size(), MSG_NOSIGNAL);
 		if (n < 0) {
 			if (errno == EAGAIN || errno == EINTR)
 				continue;
-			throw std::runtime_error(socket.string() + ": " + std::strerror(errno));
+			fail(std::strerror(errno));
 		}
 		data.remove_prefix(static_cast<std::size_t>(n));
 	}
 }
 
-} // namespace
-
-std::string hmp_output(std::string_view raw)
+Json QmpClient::execute(std::string_view command, const Json &arguments,
+			SteadyClock::time_point deadline)
 {
-	if (ends_with_prompt(raw))
-		raw.remove_suffix(hmp_prompt.size());
-	// The echo of the command line ends at the first line end.
-	const auto eol = raw.find('\n');
-	raw = eol == std::string_view::npos ? std::string_view{} : raw.substr(eol + 1);
-	std::string out;
-	for (std::size_t i = 0; i < raw.size(); i++) {
-		const char c = raw[i];
-		if (c == '\x1b') {
-			// CSI: ESC [ parameters... final byte in @..~
-			if (i + 1 < raw.size() && raw[i + 1] == '[') {
-				i += 2;
-				while (i < raw.size() && !(raw[i] >= '@' && raw[i] <= '~'))
-					i++;
-			} else {
-				i++;
-			}
-			continue;
+	const Json id = next_id_++;
+	send(qmp_command(command, arguments, id), deadline);
+	for (;;) {
+		auto m = next(deadline);
+		if (auto *ev = std::get_if<QmpEvent>(&m)) {
+			events_.push_back(std::move(*ev));
+		} else if (auto *ret = std::get_if<QmpReturn>(&m)) {
+			// Another id: the late answer to a command that timed out.
+			if (ret->id == id)
+				return std::move(ret->value);
+		} else if (auto *err = std::get_if<QmpError>(&m)) {
+			// No id: qemu could not even parse the command.
+			if (err->id == id || err->id.is_null())
+				throw QmpCommandError(std::move(err->error_class),
+						      std::move(err->desc));
+		} else {
+			fail("a second QMP greeting in one session");
 		}
-		if (c != '\r')
-			out += c;
 	}
-	return std::string(trim(out));
 }
 
-std::string hmp_run(const std::filesystem::path &socket, std::string_view command,
-		    SteadyClock::time_point deadline)
+std::string qmp_run(const std::filesystem::path &socket, std::string_view command,
+		    const Json &arguments, SteadyClock::time_point deadline)
 {
-	Fd fd = connect_unix(socket);
-	std::string buf;
-	read_to_prompt(fd.get(), buf, deadline, socket); // the banner
-	write_all(fd.get(), std::string(command) + "\n", deadline, socket);
-	buf.clear();
-	read_to_prompt(fd.get(), buf, deadline, socket);
-	return hmp_output(buf);
+	QmpClient client = QmpClient::connect(socket, deadline);
+	try {
+		client.execute(command, arguments, deadline);
+	} catch (const QmpCommandError &e) {
+		return std::string("Error: ") + e.what();
+	}
+	return {};
 }
 
 } // namespace vmtest

@@ -102,8 +102,10 @@ std::vector<std::string> qemu_argv(const QemuRun &run, const GuestPlan &guest)
 		"-chardev", "socket,id=control,path=" +
 			control_socket(run.socket_dir, guest.index).string(),
 		"-serial", "chardev:control",
-		"-monitor", "unix:" + monitor_socket(run.socket_dir, guest.index).string() +
-			",server,nowait",
+		// The monitor speaks QMP only: no human monitor anywhere.
+		"-monitor", "none",
+		"-qmp", "unix:" + monitor_socket(run.socket_dir, guest.index).string() +
+			",server=on,wait=off",
 		// No default user-mode NIC: the guest's NICs are its links only.
 		"-nic", "none",
 	};

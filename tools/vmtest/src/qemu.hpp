@@ -47,7 +47,7 @@ std::string encode_cmdline_path(const std::filesystem::path &p);
 std::filesystem::path make_socket_dir();
 
 // Guest i's control channel (qemu connects; the runner listens) and its
-// qemu monitor (HMP; qemu listens): socket_dir/g<i>-control.sock and
+// qemu monitor (QMP; qemu listens): socket_dir/g<i>-control.sock and
 // socket_dir/g<i>-monitor.sock.
 std::filesystem::path control_socket(const std::filesystem::path &socket_dir, int guest);
 std::filesystem::path monitor_socket(const std::filesystem::path &socket_dir, int guest);

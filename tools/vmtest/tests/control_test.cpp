@@ -121,8 +121,9 @@ struct FakeMonitors {
 
 	MonitorFn fn()
 	{
-		return [this](int guest, const std::string &cmd, SteadyClock::time_point) {
-			calls.emplace_back(guest, cmd);
+		return [this](int guest, std::string_view cmd, const Json &args,
+			      SteadyClock::time_point) {
+			calls.emplace_back(guest, std::string(cmd) + " " + args.dump());
 			if (guest == 0 && g0_unreachable)
 				throw std::runtime_error("cannot connect to g0/monitor.sock: refused");
 			return guest == 1 ? g1_prints : std::string();
@@ -138,10 +139,10 @@ TEST(Control, HandlerLink)
 	ControlHandler h({{0, 1}, {1, 2}}, mons.fn());
 	EXPECT_EQ(h.handle("1 link 1 off"), "ok 1\n");
 	EXPECT_EQ(h.handle("2 link 0 on"), "ok 2\n");
-	EXPECT_EQ(mons.calls, (Calls{{1, "set_link l1 off"},
-				     {2, "set_link l1 off"},
-				     {0, "set_link l0 on"},
-				     {1, "set_link l0 on"}}));
+	EXPECT_EQ(mons.calls, (Calls{{1, R"(set_link {"name":"l1","up":false})"},
+				     {2, R"(set_link {"name":"l1","up":false})"},
+				     {0, R"(set_link {"name":"l0","up":true})"},
+				     {1, R"(set_link {"name":"l0","up":true})"}}));
 }
 
 TEST(Control, HandlerMonitorFailures)
@@ -155,7 +156,8 @@ TEST(Control, HandlerMonitorFailures)
 	mons.g0_unreachable = true;
 	mons.calls.clear();
 	EXPECT_EQ(h.handle("2 link 0 on"), "err 2 g0: cannot connect to g0/monitor.sock: refused\n");
-	EXPECT_EQ(mons.calls, (Calls{{0, "set_link l0 on"}, {1, "set_link l0 on"}}));
+	EXPECT_EQ(mons.calls, (Calls{{0, R"(set_link {"name":"l0","up":true})"},
+				     {1, R"(set_link {"name":"l0","up":true})"}}));
 }
 
 TEST(Control, HandlerOther)
@@ -227,7 +229,8 @@ TEST_F(ServerTest, RequestsAndAnswers)
 	Fd g0 = connect_guest(0), g1 = connect_guest(1);
 	send(g0, "1 link 0 off\n");
 	EXPECT_EQ(answer(srv, g0, 1), "ok 1\n");
-	EXPECT_EQ(mons.calls, (Calls{{0, "set_link l0 off"}, {1, "set_link l0 off"}}));
+	EXPECT_EQ(mons.calls, (Calls{{0, R"(set_link {"name":"l0","up":false})"},
+				     {1, R"(set_link {"name":"l0","up":false})"}}));
 	// Several requests in one write, one split over two; an echoed answer
 	// and blank lines get nothing.
 	send(g1, "2 ping\nok 1\n\n3 bogus\n4 li");

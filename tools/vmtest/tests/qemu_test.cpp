@@ -30,7 +30,8 @@ Argv common_head(const std::string &guest)
 		"-serial", "file:" + dir + "/console.log",
 		"-chardev", "socket,id=control,path=/tmp/lnt-abc/" + guest + "-control.sock",
 		"-serial", "chardev:control",
-		"-monitor", "unix:/tmp/lnt-abc/" + guest + "-monitor.sock,server,nowait",
+		"-monitor", "none",
+		"-qmp", "unix:/tmp/lnt-abc/" + guest + "-monitor.sock,server=on,wait=off",
 		"-nic", "none",
 	};
 }
