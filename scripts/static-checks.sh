@@ -44,12 +44,18 @@ case "${1:-}" in
 sparse)
 	kdir=${2:?kdir}
 	make -s modules KDIR="$kdir" >/dev/null 2>&1 || { echo "sparse: the module build fails"; echo "suite sparse: 0 passed, 1 failed"; exit 1; }
-	out=$(make -C "$kdir" M="$("$top/scripts/kbuild-top.sh")/build/stock" C=2 CHECK=sparse modules 2>&1)
+	# MAKEFLAGS cleared: an outer "make -s" would hide the CHECK lines counted below
+	out=$(MAKEFLAGS='' make -C "$kdir" M="$("$top/scripts/kbuild-top.sh")/build/stock" C=2 CHECK=sparse modules 2>&1)
 	findings=$(echo "$out" | grep -E ': (warning|error):' || true)
 	nfiles=$(echo "$out" | grep -c '^  CHECK' || true)
 	if [ -n "$findings" ]; then
 		echo "$findings"
 		echo "suite sparse: 0 passed, 1 failed ($(echo "$findings" | wc -l) findings in $nfiles files)"
+		exit 1
+	fi
+	if [ "$nfiles" -eq 0 ]; then
+		echo "sparse: no file was checked (is sparse installed?)"
+		echo "suite sparse: 0 passed, 1 failed"
 		exit 1
 	fi
 	echo "suite sparse: 1 passed, 0 failed ($nfiles files checked)"
