@@ -532,20 +532,6 @@ static int lnet_ioc_get_ni(struct lnet_ioc_ctx *ctx)
 	return 0;
 }
 
-static void lnet_ioc_ni_stats_sum(struct lnet_ni *ni, struct lnet_ni_stats *sum)
-{
-	int cpu;
-
-	memset(sum, 0, sizeof(*sum));
-	for_each_possible_cpu(cpu) {
-		const struct lnet_ni_stats *s = per_cpu_ptr(ni->stats, cpu);
-
-		sum->send_count += s->send_count;
-		sum->recv_count += s->recv_count;
-		sum->drop_count += s->drop_count;
-	}
-}
-
 /* The core counts messages per NI but not per message type (zeros). */
 static int lnet_ioc_get_ni_stats(struct lnet_ioc_ctx *ctx)
 {
@@ -557,7 +543,7 @@ static int lnet_ioc_get_ni_stats(struct lnet_ioc_ctx *ctx)
 	rcu_read_lock();
 	ni = lnet_ni_find_rcu(s->lns_nid);
 	if (ni) {
-		lnet_ioc_ni_stats_sum(ni, &sum);
+		lnet_ni_stats_sum(ni, &sum);
 		memset(&s->lns_stats, 0, sizeof(s->lns_stats));
 		s->lns_stats.ms_send_count = sum.send_count;
 		s->lns_stats.ms_recv_count = sum.recv_count;
@@ -736,21 +722,9 @@ out:
 static int lnet_ioc_get_stats(struct lnet_ioc_ctx *ctx)
 {
 	struct lnet_ioctl_lnet_stats *st = ctx->buf;
-	struct lnet_counters sum = {};
-	int cpu;
+	struct lnet_counters sum;
 
-	for_each_possible_cpu(cpu) {
-		const struct lnet_counters *c =
-			per_cpu_ptr(lnet_core.counters, cpu);
-
-		sum.send_count += c->send_count;
-		sum.send_length += c->send_length;
-		sum.recv_count += c->recv_count;
-		sum.recv_length += c->recv_length;
-		sum.drop_count += c->drop_count;
-		sum.drop_length += c->drop_length;
-		sum.errors += c->errors;
-	}
+	lnet_counters_sum(&sum);
 	memset((void *)st + sizeof(st->st_hdr), 0,
 	       sizeof(*st) - sizeof(st->st_hdr));
 	st->st_msgs_alloc = max_t(s64, percpu_counter_sum(&lnet_core.msg_count),
@@ -772,11 +746,7 @@ static int lnet_ioc_get_stats(struct lnet_ioc_ctx *ctx)
  */
 static int lnet_ioc_reset_stats(struct lnet_ioc_ctx *ctx)
 {
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		memset(per_cpu_ptr(lnet_core.counters, cpu), 0,
-		       sizeof(struct lnet_counters));
+	lnet_counters_reset();
 	WRITE_ONCE(lnet_core.msg_max,
 		   percpu_counter_sum(&lnet_core.msg_count));
 	return 0;
