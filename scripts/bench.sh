@@ -35,6 +35,10 @@
 # with the MD lock table (baseline: the same with a single MD lock).
 # Exit status 1 if a guest run failed (its figures are then n/a).
 # BENCH_REPORT=1: no build and no run, only the report of the last runs.
+# Quick runs: BENCH_RUNS (an extended regex over the run names bench-core,
+# bench-lockstat, bench-net, bench-net-o2ib, bench-lst-NET-PAIR) keeps only
+# the runs it matches (the others' old figures are removed, so nothing stale
+# is reported), BENCH_ROWS the lst rows it matches (bench-lst.sh).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
@@ -62,6 +66,10 @@ if [ "${BENCH_REPORT:-0}" != 1 ]; then
 	vmtest() {
 		local suite=$1 guests=$2 timeout=$3 script=$4 a args=() kernel=stock
 		shift 4
+		if ! [[ $suite =~ ${BENCH_RUNS:-.} ]]; then
+			rm -rf "build/vmtest/$suite"
+			return 0
+		fi
 		case $guests in debug:*) kernel=debug guests=${guests#debug:} ;; esac
 		for a in "$@"; do args+=(--arg "$a"); done
 		if [ "$kernel" = debug ]; then
@@ -72,6 +80,7 @@ if [ "${BENCH_REPORT:-0}" != 1 ]; then
 			args+=(--link 0-1)
 		fi
 		[ -n "$lustre" ] && args+=(--env "LUSTRE_DIR=$lustre")
+		[ -n "${BENCH_ROWS:-}" ] && args+=(--env "BENCH_ROWS=$BENCH_ROWS")
 		build/tools/vmtest/lnet-vmtest --suite "$suite" --kernel "$kernel" --guests "$guests" \
 			--timeout "$timeout" --env "BENCH_SECS=$secs" --env "BENCH_ROUNDS=$rounds" \
 			--script "$top/tests/scenarios/$script" "${args[@]}" || failed+=("$suite")
