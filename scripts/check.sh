@@ -149,6 +149,12 @@ step selftest guest --suite selftest --kernel debug --guests 2 --timeout 900 \
 step selftest-o2ib guest --suite selftest-o2ib --kernel debug --guests 2 --timeout 900 \
 	--script "$top/tests/scenarios/selftest.sh" --arg o2ib
 
+# Bad local input and failing allocations (Documentation/hardening.md):
+# the ioctl fuzzer as a user and as root, configuration and traffic under
+# failslab / fail_page_alloc.
+step faults guest --suite faults --kernel debug --guests 2 --timeout 1500 \
+	--script "$top/tests/scenarios/faults.sh"
+
 # What make run shows, on the stock kernel: lnetctl-configured tcp0,
 # LNet ping both ways, bulk PUT/GET (needs the test-only netbench module).
 step build-stock-tests build build-stock-tests modules LNET_BENCH=1

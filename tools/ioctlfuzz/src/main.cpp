@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// lnet-ioctlfuzz --as root|user [--seed N] [--first N] [--cases N]
+//                [--no-changes] [--device PATH]
+//
+// Seeded, reproducible fuzzing of /dev/lnet. Every case is generated from
+// (seed, index) alone: "--first 4711 --cases 1" runs case 4711 of a run
+// again by itself. Prints "not ok case N: ... # why" for each answer the
+// documented checks forbid, a histogram of the answers, and one
+// "ok"/"not ok" line per check; exit status 1 if any check failed.
+//
+// --as user must run without CAP_NET_ADMIN (setpriv --reuid=65534 ...):
+// every command but the core's reads must be refused, and the node's
+// configuration (NIs, routes) must be the same afterwards. --as root also
+// sends the commands that tear down and rebuild the configuration (unless
+// --no-changes), and at the end checks that LNet can be configured again.
+#include <cerrno>
+#include <cstring>
+#include <iostream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <linux/lnet/lnet-ioctl.h>
+
+#include "arena.hpp"
+#include "cases.hpp"
+#include "lnet/dev_lnet.hpp"
+#include "oracle.hpp"
+
+namespace {
+
+using ioctlfuzz::Case;
+
+int failures = 0;
+
+void result(bool ok, const std::string &name, const std::string &why = {})
+{
+	if (ok) {
+		std::cout << "ok " << name << "\n";
+		return;
+	}
+	std::cout << "not ok " << name << " # " << why << "\n";
+	failures++;
+}
+
+// The node's configuration as an unprivileged caller can read it: every
+// NI's NID and status, every route.
+std::vector<std::string> snapshot(lnet::LnetDevice &dev)
+{
+	std::vector<std::string> seen;
+	for (std::uint32_t i = 0; i < 4096; i++) {
+		struct lnet_ioctl_config_ni ni {};
+		ni.lic_hdr.ioc_len = sizeof(ni);
+		ni.lic_hdr.ioc_version = LNET_IOCTL_VERSION2;
+		ni.lic_idx = i;
+		const int err = dev.try_ioctl(LNET_IOC_GET_LOCAL_NI, &ni);
+		if (err) {
+			seen.push_back("ni end " + std::to_string(err));
+			break;
+		}
+		seen.push_back("ni " + std::to_string(ni.lic_nid) + " " +
+			       std::to_string(ni.lic_status));
+	}
+	for (std::uint32_t i = 0; i < 4096; i++) {
+		struct lnet_ioctl_config_data r {};
+		r.cfg_hdr.ioc_len = sizeof(r);
+		r.cfg_hdr.ioc_version = LNET_IOCTL_VERSION2;
+		r.cfg_count = i;
+		const int err = dev.try_ioctl(LNET_IOC_GET_ROUTE, &r);
+		if (err) {
+			seen.push_back("route end " + std::to_string(err));
+			break;
+		}
+		seen.push_back("route " + std::to_string(r.cfg_net) + " " +
+			       std::to_string(r.cfg_nid));
+	}
+	return seen;
+}
+
+std::string errno_label(int err)
+{
+	if (!err)
+		return "success";
+	const char *name = strerrordesc_np(err);
+	return std::to_string(err) + " " + (name ? name : "?");
+}
+
+int run(const std::string &as, std::uint64_t seed, std::uint64_t first, std::uint64_t cases,
+	bool changes, const std::string &device)
+{
+	const bool privileged = as == "root";
+	if (privileged != (::geteuid() == 0)) {
+		std::cerr << "lnet-ioctlfuzz: --as " << as << " but running as uid " << ::geteuid()
+			  << (privileged ? "" : " (use setpriv --reuid=65534 --regid=65534 --clear-groups)")
+			  << "\n";
+		return 2;
+	}
+	lnet::LnetDevice dev(device);
+	try {
+		dev.open();
+	} catch (const lnet::DevLnetError &e) {
+		result(false, "open " + device, e.what());
+		return 1;
+	}
+	ioctlfuzz::Options opt;
+	opt.seed = seed;
+	opt.privileged = privileged;
+	opt.changes = changes;
+	const auto before = privileged ? std::vector<std::string>{} : snapshot(dev);
+
+	ioctlfuzz::Arena arena;
+	std::map<std::string, unsigned long> answers;
+	unsigned long bad = 0;
+	for (std::uint64_t i = first; i < first + cases; i++) {
+		const Case k = ioctlfuzz::make_case(opt, i);
+		if ((i - first) % 1000 == 0)
+			std::cerr << "# " << k.describe() << "\n";
+		void *arg = arena.place(k);
+		const int err = dev.try_ioctl(k.cmd, arg);
+		answers[errno_label(err)]++;
+		const std::string why = ioctlfuzz::judge(k, ioctlfuzz::expect(k, privileged), err);
+		if (!why.empty()) {
+			if (++bad <= 50)
+				std::cout << "not ok " << k.describe() << " # " << why << "\n";
+		}
+	}
+	std::cout << "# seed " << seed << ", cases " << first << ".." << first + cases - 1
+		  << ", answers:";
+	for (const auto &[label, n] : answers)
+		std::cout << " [" << label << "] " << n;
+	std::cout << "\n";
+	result(bad == 0, "fuzz as " + as + ": every answer the checks allow",
+	       std::to_string(bad) + " unexpected answers (first 50 above)");
+
+	if (!privileged) {
+		result(snapshot(dev) == before, "user: configuration unchanged",
+		       "NIs or routes differ after the run");
+		return failures ? 1 : 0;
+	}
+	// LNet may have been torn down by a case: it must come back
+	struct {
+		struct lnet_ioctl_data d;
+	} conf{};
+	conf.d.ioc_hdr.ioc_len = sizeof(conf.d);
+	conf.d.ioc_hdr.ioc_version = LNET_IOCTL_VERSION;
+	int err = dev.try_ioctl(LNET_IOC_CONFIGURE, &conf.d);
+	result(err == 0, "root: CONFIGURE after the run", errno_label(err));
+	struct lnet_ioctl_config_ni ni {};
+	ni.lic_hdr.ioc_len = sizeof(ni);
+	ni.lic_hdr.ioc_version = LNET_IOCTL_VERSION2;
+	err = dev.try_ioctl(LNET_IOC_GET_LOCAL_NI, &ni);
+	result(err == 0 && ni.lic_nid == LNET_NID_LO_0, "root: NI 0 is 0@lo after the run",
+	       errno_label(err));
+	return failures ? 1 : 0;
+}
+
+}  // namespace
+
+int main(int argc, char **argv)
+{
+	CLI::App app{ "lnet-ioctlfuzz: seeded, reproducible fuzzing of /dev/lnet" };
+	std::string as;
+	std::uint64_t seed = 1, first = 0, cases = 5000;
+	bool no_changes = false;
+	std::string device = "/dev/lnet";
+	app.add_option("--as", as, "root (all commands) or user (no CAP_NET_ADMIN)")
+		->required()
+		->check(CLI::IsMember({ "root", "user" }));
+	app.add_option("--seed", seed, "the run's seed");
+	app.add_option("--first", first, "index of the first case (replay: --first N --cases 1)");
+	app.add_option("--cases", cases, "how many cases")->check(CLI::Range(1ULL, 100000000ULL));
+	app.add_flag("--no-changes", no_changes, "root: leave out the commands that reconfigure");
+	app.add_option("--device", device, "the device")->capture_default_str();
+	CLI11_PARSE(app, argc, argv);
+	try {
+		return run(as, seed, first, cases, !no_changes, device);
+	} catch (const std::exception &e) {
+		std::cerr << "lnet-ioctlfuzz: " << e.what() << "\n";
+		return 1;
+	}
+}
