@@ -17,12 +17,24 @@
  * Order keys are spaced 2^32 apart and an insertion between two MEs takes
  * the midpoint; when two neighbours run out of room the portal is
  * renumbered (rare, O(MEs)).
+ *
+ * A PUT that nothing matches on a lazy portal waits there, and pins what
+ * the LND received it into (a socklnd connection stops reading until the
+ * PUT is delivered or dropped). So what waits is bounded: at most
+ * lazy_portal_max PUTs per portal and lazy_peer_max from one peer (by the
+ * NID it came from) per portal, counted in a small per-portal hash; a PUT
+ * over either cap is dropped at once. And a PUT that no service matched
+ * within transaction_timeout seconds is dropped by lnet_ptl_expiry, which
+ * runs once a second while PUTs wait anywhere.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/hash.h>
+#include <linux/hashtable.h>
+#include <linux/moduleparam.h>
 #include <linux/rhashtable.h>
 #include <linux/slab.h>
+#include <linux/workqueue.h>
 #include <linux/lnet/lib-lnet.h>
 #include <linux/lnet/test-export.h>
 #include "trace.h"
@@ -31,6 +43,26 @@
 #define LNET_ME_ORDER_GAP	(1ULL << 32)
 
 static struct lock_class_key lnet_portal_key;
+
+static int lnet_lazy_portal_max = 1024;
+module_param_named(lazy_portal_max, lnet_lazy_portal_max, int, 0644);
+MODULE_PARM_DESC(lazy_portal_max,
+		 "unmatched PUTs that may wait on one lazy portal; more are dropped (<= 0: no limit)");
+
+static int lnet_lazy_peer_max = 64;
+module_param_named(lazy_peer_max, lnet_lazy_peer_max, int, 0644);
+MODULE_PARM_DESC(lazy_peer_max,
+		 "unmatched PUTs from one peer that may wait on one lazy portal; more are dropped (<= 0: no limit)");
+
+/* How many PUTs from @nid wait on a portal (ptl->delayed_from). */
+struct lnet_ptl_from {
+	struct hlist_node	node;
+	lnet_nid_t		nid;
+	unsigned int		n;
+};
+
+static void lnet_ptl_expire(struct work_struct *work);
+static DECLARE_DELAYED_WORK(lnet_ptl_expiry, lnet_ptl_expire);
 
 /*
  * The match hash is keyed on a mix of match bits and NID: MEs with equal
@@ -64,6 +96,7 @@ int lnet_portals_init(void)
 		INIT_LIST_HEAD(&ptl->me_all);
 		INIT_LIST_HEAD(&ptl->me_wild);
 		INIT_LIST_HEAD(&ptl->delayed);
+		__hash_init(ptl->delayed_from, LNET_PTL_FROM_BUCKETS);
 		rc = lnet_htable_init(&ptl->me_handles, &ptl->lock);
 		if (rc)
 			goto fail;
@@ -89,6 +122,7 @@ void lnet_portals_fini(void)
 {
 	unsigned int i;
 
+	cancel_delayed_work_sync(&lnet_ptl_expiry);
 	for (i = 0; i < LNET_MAX_PORTALS; i++) {
 		WARN_ON(lnet_core.portals[i].nexact);
 		rhltable_destroy(&lnet_core.portals[i].match_hash);
@@ -350,6 +384,72 @@ static enum lnet_match_rc lnet_ptl_match_locked(struct lnet_portal *ptl,
 	}
 }
 
+static struct hlist_head *lnet_ptl_from_head(struct lnet_portal *ptl,
+					     lnet_nid_t nid)
+{
+	return &ptl->delayed_from[hash_64(nid, ilog2(LNET_PTL_FROM_BUCKETS))];
+}
+
+static struct lnet_ptl_from *lnet_ptl_from_find(struct lnet_portal *ptl,
+						lnet_nid_t nid)
+{
+	struct lnet_ptl_from *f;
+
+	hlist_for_each_entry(f, lnet_ptl_from_head(ptl, nid), node)
+		if (f->nid == nid)
+			return f;
+	return NULL;
+}
+
+/*
+ * Park unmatched @msg on lazy @ptl, within the caps (see the top of the
+ * file). Return 0, -ENOBUFS (over a cap) or -ENOMEM.
+ */
+static int lnet_ptl_delay(struct lnet_portal *ptl, struct lnet_msg *msg)
+{
+	int ptl_max = READ_ONCE(lnet_lazy_portal_max);
+	int peer_max = READ_ONCE(lnet_lazy_peer_max);
+	struct lnet_ptl_from *f;
+	unsigned long timeout;
+
+	lockdep_assert_held(&ptl->lock);
+	if (ptl_max > 0 && ptl->ndelayed >= ptl_max)
+		return -ENOBUFS;
+	f = lnet_ptl_from_find(ptl, msg->from);
+	if (!f) {
+		f = kmalloc(sizeof(*f), GFP_ATOMIC);
+		if (!f)
+			return -ENOMEM;
+		f->nid = msg->from;
+		f->n = 0;
+		hlist_add_head(&f->node, lnet_ptl_from_head(ptl, msg->from));
+	} else if (peer_max > 0 && f->n >= peer_max) {
+		return -ENOBUFS;
+	}
+	f->n++;
+	timeout = lnet_tunable(&lnet_transaction_timeout) * HZ;
+	msg->deadline = jiffies + timeout;
+	msg->delayed = 1;
+	list_add_tail(&msg->list, &ptl->delayed);
+	ptl->ndelayed++;
+	/* a no-op while it is pending */
+	queue_delayed_work(system_wq, &lnet_ptl_expiry, timeout);
+	return 0;
+}
+
+/* @msg, just taken off @ptl->delayed, no longer counts. */
+static void lnet_ptl_undelay(struct lnet_portal *ptl, struct lnet_msg *msg)
+{
+	struct lnet_ptl_from *f = lnet_ptl_from_find(ptl, msg->from);
+
+	lockdep_assert_held(&ptl->lock);
+	ptl->ndelayed--;
+	if (!WARN_ON_ONCE(!f) && !--f->n) {
+		hlist_del(&f->node);
+		kfree(f);
+	}
+}
+
 /*
  * Match an incoming PUT or GET. An unmatched PUT on a lazy portal waits
  * there (LNET_MATCH_DELAYED), after the LND had its eager_recv() chance;
@@ -375,10 +475,12 @@ enum lnet_match_rc lnet_ptl_match(struct lnet_msg *msg,
 			break;
 		}
 		if (!eager) {
-			msg->delayed = 1;
-			list_add_tail(&msg->list, &ptl->delayed);
-			ptl->ndelayed++;
-			rc = LNET_MATCH_DELAYED;
+			if (lnet_ptl_delay(ptl, msg)) {
+				ptl->ndropped++;
+				rc = LNET_MATCH_DROP;
+			} else {
+				rc = LNET_MATCH_DELAYED;
+			}
 			break;
 		}
 		/* let the LND release what the wait would pin, then retry */
@@ -437,7 +539,7 @@ void lnet_ptl_attach_md(struct lnet_portal *ptl, struct lnet_me *me,
 		if (rc == LNET_MATCH_NONE)
 			break;		/* the MD takes no PUT now */
 		list_del(&msg->list);
-		ptl->ndelayed--;
+		lnet_ptl_undelay(ptl, msg);
 		list_add_tail(&msg->list,
 			      rc == LNET_MATCH_OK ? matched : dropped);
 		if (md->me != me)
@@ -445,12 +547,18 @@ void lnet_ptl_attach_md(struct lnet_portal *ptl, struct lnet_me *me,
 	}
 }
 
-/* Drop the PUTs waiting on @ptl (those that came through @ni, or all). */
-void lnet_ptl_drop_delayed(struct lnet_portal *ptl, struct lnet_ni *ni,
-			   bool count)
+/*
+ * Drop PUTs waiting on @ptl: those that came through @ni (or all), or
+ * with @expired those whose deadline passed. Return whether PUTs still
+ * wait there.
+ */
+static bool lnet_ptl_drop(struct lnet_portal *ptl, struct lnet_ni *ni,
+			  bool expired, bool count)
 {
+	unsigned long now = jiffies;
 	struct lnet_msg *msg, *tmp;
 	LIST_HEAD(drop);
+	bool waiting;
 	int idx;
 
 	/* see lnet_ni_stop(): we call into the LNDs of what we take */
@@ -459,18 +567,44 @@ void lnet_ptl_drop_delayed(struct lnet_portal *ptl, struct lnet_ni *ni,
 	list_for_each_entry_safe(msg, tmp, &ptl->delayed, list) {
 		if (ni && msg->ni != ni)
 			continue;
+		/* in arrival order, so in deadline order */
+		if (expired && time_before(now, msg->deadline))
+			break;
 		list_move_tail(&msg->list, &drop);
-		ptl->ndelayed--;
+		lnet_ptl_undelay(ptl, msg);
 		if (count)
 			ptl->ndropped++;
 	}
+	waiting = ptl->ndelayed;
 	spin_unlock_bh(&ptl->lock);
 
 	list_for_each_entry_safe(msg, tmp, &drop, list) {
 		list_del_init(&msg->list);
-		lnet_drop_msg(msg, "lazy portal cleared");
+		lnet_drop_msg(msg, expired ? "no MD on the lazy portal in time" :
+				   "lazy portal cleared");
 	}
 	srcu_read_unlock(&lnet_core.lnd_srcu, idx);
+	return waiting;
+}
+
+/* Drop the PUTs waiting on @ptl (those that came through @ni, or all). */
+void lnet_ptl_drop_delayed(struct lnet_portal *ptl, struct lnet_ni *ni,
+			   bool count)
+{
+	lnet_ptl_drop(ptl, ni, false, count);
+}
+
+/* Once a second while PUTs wait: drop those past their deadline. */
+static void lnet_ptl_expire(struct work_struct *work)
+{
+	bool waiting = false;
+	unsigned int i;
+
+	for (i = 0; i < LNET_MAX_PORTALS; i++)
+		waiting |= lnet_ptl_drop(&lnet_core.portals[i], NULL, true,
+					 true);
+	if (waiting)
+		queue_delayed_work(system_wq, &lnet_ptl_expiry, HZ);
 }
 
 void lnet_ptl_drop_all_delayed(struct lnet_ni *ni)
@@ -543,6 +677,8 @@ unsigned int lnet_ptl_cleanup(void)
 		spin_lock_bh(&ptl->lock);
 		ptl->lazy = false;
 		WARN_ON(!list_empty(&ptl->delayed));
+		WARN_ON(!__hash_empty(ptl->delayed_from,
+				      LNET_PTL_FROM_BUCKETS));
 		list_for_each_entry_safe(me, tmp, &ptl->me_all, all_link) {
 			struct lnet_libmd *md = me->md;
 
@@ -579,6 +715,7 @@ int lnet_ptl_get_stats(unsigned int portal, struct lnet_ptl_stats *st)
 	st->nexact = ptl->nexact;
 	st->nwild = ptl->nme - ptl->nexact;
 	st->ndelayed = ptl->ndelayed;
+	st->ndropped = ptl->ndropped;
 	/* distinct keys per bucket; a resize in progress has two tables */
 	rcu_read_lock();
 	for (tbl = rht_dereference_rcu(ht->tbl, ht); tbl;

@@ -151,6 +151,7 @@ extern int ksock_nagle;
 extern int ksock_min_reconnectms;
 extern int ksock_max_reconnectms;
 extern int ksock_tos;
+extern int ksock_max_queued_noops;
 extern bool ksock_dump_hello;
 
 int ksock_modparams_check(void);
@@ -267,6 +268,8 @@ struct ksock_conn {
 	bool			closing;
 	struct list_head	tx_queue;
 	unsigned long		tx_queued_nob;
+	unsigned int		noops_queued;	/* NOOPs on tx_queue */
+	struct ksock_tx		*zcack_tx;	/* queued ZC-ACK taking more */
 	enum ksock_rx_state	rx_state;	/* PARSE/PARKED/BODY hand-off */
 
 	/* the scheduler thread only */
@@ -306,6 +309,7 @@ struct ksock_tx {
 	int			status;
 	bool			zc;		/* sent by sendpage, cookie set */
 	bool			zc_acked;
+	bool			zcack;		/* a NOOP carrying ZC-ACKs */
 	unsigned int		nob;		/* bytes on the wire */
 	unsigned int		hdr_nob;	/* header bytes */
 	unsigned int		sent;		/* bytes written so far */

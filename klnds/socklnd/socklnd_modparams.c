@@ -90,6 +90,11 @@ module_param_named(zc_min_payload, ksock_zc_min_payload, int, 0644);
 MODULE_PARM_DESC(zc_min_payload,
 		 "smallest page payload (bytes, at least 2048) sent zero-copy with an ACK request");
 
+int ksock_max_queued_noops = 64;
+module_param_named(max_queued_noops, ksock_max_queued_noops, int, 0644);
+MODULE_PARM_DESC(max_queued_noops,
+		 "ZC-ACK and keepalive NOOPs one connection may have waiting to be written; a ZC-ACK beyond that closes it (the peer does not read)");
+
 static int zc_recv;
 module_param(zc_recv, int, 0444);
 MODULE_PARM_DESC(zc_recv, "zero-copy receive (ignored)");
@@ -155,6 +160,8 @@ int ksock_modparams_check(void)
 		ksock_tos = 255;
 	ksock_nconnds = clamp(ksock_nconnds, 1, 64);
 	ksock_nscheds = clamp(ksock_nscheds, 0, 64);
+	if (ksock_max_queued_noops < 1)
+		ksock_max_queued_noops = 1;
 	if (ksock_sock_timeout < 0)
 		ksock_sock_timeout = 0;
 	if (ksock_min_reconnectms < 1)

@@ -110,17 +110,14 @@ static bool ksock_tx_pages_ok(const struct ksock_tx *tx)
 	return true;
 }
 
-/**
- * ksock_find_conn_locked() - the connection @tx should go on
- * @peer: the peer
- * @tx: the message
- *
- * Preferred connections first, then the least queued; equals rotate.
- * Context: net->lock held.
- * Return: a connection, or NULL if none may carry @tx.
+/*
+ * The connection for a message of @kind and @tx_nob bytes: preferred
+ * connections first, then the least queued; equals rotate. NULL if none
+ * may carry it. Context: net->lock held.
  */
-struct ksock_conn *ksock_find_conn_locked(struct ksock_peer *peer,
-					  struct ksock_tx *tx)
+static struct ksock_conn *ksock_pick_conn_locked(struct ksock_peer *peer,
+						 enum ksock_tx_kind kind,
+						 unsigned int tx_nob)
 {
 	enum ksock_match m, best_m = KSOCK_MATCH_NO;
 	struct ksock_conn *conn, *best = NULL;
@@ -128,8 +125,7 @@ struct ksock_conn *ksock_find_conn_locked(struct ksock_peer *peer,
 
 	lockdep_assert_held(&peer->net->lock);
 	list_for_each_entry(conn, &peer->conns, peer_list) {
-		m = ksock_match_conn(conn->proto, conn->type, tx->kind,
-				     tx->nob);
+		m = ksock_match_conn(conn->proto, conn->type, kind, tx_nob);
 		if (m == KSOCK_MATCH_NO)
 			continue;
 		nob = READ_ONCE(conn->tx_queued_nob);
@@ -142,6 +138,20 @@ struct ksock_conn *ksock_find_conn_locked(struct ksock_peer *peer,
 	if (best)
 		list_move_tail(&best->peer_list, &peer->conns);
 	return best;
+}
+
+/**
+ * ksock_find_conn_locked() - the connection @tx should go on
+ * @peer: the peer
+ * @tx: the message
+ *
+ * Context: net->lock held.
+ * Return: a connection, or NULL if none may carry @tx.
+ */
+struct ksock_conn *ksock_find_conn_locked(struct ksock_peer *peer,
+					  struct ksock_tx *tx)
+{
+	return ksock_pick_conn_locked(peer, tx->kind, tx->nob);
 }
 
 /**
@@ -183,6 +193,10 @@ void ksock_queue_tx_locked(struct ksock_conn *conn, struct ksock_tx *tx)
 		conn->tx_deadline = jiffies + ksock_timeout() * HZ;
 	list_add_tail(&tx->list, &conn->tx_queue);
 	conn->tx_queued_nob += tx->nob;
+	if (tx->kind != KSOCK_TX_LNET)
+		conn->noops_queued++;
+	if (tx->zcack)
+		conn->zcack_tx = tx;	/* the newest takes more cookies */
 	ksock_conn_schedule_tx_locked(conn);
 	spin_unlock(&sched->lock);
 }
@@ -264,27 +278,142 @@ int ksock_send(struct lnet_ni *ni, void *private, struct lnet_msg *msg)
 	return rc;
 }
 
+/*
+ * Add ZC-ACK of @c to the queued ZC-ACK NOOP @tx, in one of the two-cookie
+ * forms of Documentation/wire/socklnd.md, "Zero-copy requests and ACKs"
+ * (V3 only; V2 knows one cookie per NOOP). Ranges only ever grow by a
+ * neighbour, so they cover cookies we received and nothing else.
+ * Return: whether @tx now ACKs @c too.
+ */
+static bool ksock_zcack_merge(struct ksock_tx *tx, int proto, u64 c)
+{
+	u64 *ck = tx->hdr.ksh.zc_cookies;
+	u64 lo, hi;
+
+	if (ck[0] == c || ck[1] == c)
+		return true;		/* a repeated request: one ACK */
+	if (proto != KSOCK_PROTO_V3 || c <= KSOCK_KEEPALIVE_PING)
+		return false;
+	if (!ck[0]) {
+		/* one cookie: a range of two neighbours, else a pair */
+		lo = min(c, ck[1]);
+		hi = max(c, ck[1]);
+		ck[0] = hi - lo == 1 ? lo : hi;
+		ck[1] = hi - lo == 1 ? hi : lo;
+		return true;
+	}
+	if (ck[0] < ck[1]) {
+		/* the range [ck[0], ck[1]] */
+		if (c > ck[0] && c < ck[1])
+			return true;
+		if (c == ck[1] + 1)
+			ck[1] = c;
+		else if (c + 1 == ck[0])
+			ck[0] = c;
+		else
+			return false;
+		return true;
+	}
+	/* the pair ck[0] > ck[1]: its gap filled makes a range */
+	if (ck[0] - ck[1] == 2 && c == ck[1] + 1) {
+		swap(ck[0], ck[1]);
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Does @conn need NOOP @tx? An unwritten NOOP already there does the job
+ * of a keepalive or probe, and a ZC-ACK joins the queued ZC-ACK NOOP if it
+ * can. Return 0 (queue @tx), 1 (not needed) or -ENOBUFS: @conn already
+ * holds max_queued_noops NOOPs, its peer does not take them.
+ */
+static int ksock_noop_needed(struct ksock_conn *conn, struct ksock_tx *tx)
+{
+	struct ksock_sched *sched = conn->sched;
+	int rc = 0;
+
+	spin_lock(&sched->lock);
+	if (!tx->zcack) {
+		if (conn->noops_queued)
+			rc = 1;
+	} else if (conn->zcack_tx &&
+		   ksock_zcack_merge(conn->zcack_tx, conn->proto,
+				     tx->hdr.ksh.zc_cookies[1])) {
+		rc = 1;
+	} else if (conn->noops_queued >=
+		   max(READ_ONCE(ksock_max_queued_noops), 1)) {
+		rc = -ENOBUFS;
+	}
+	spin_unlock(&sched->lock);
+	return rc;
+}
+
+/*
+ * The connection a NOOP of *@kind goes on: the ACK connection if there is
+ * one, else any that may carry a NOOP (*@kind becomes KSOCK_TX_NOOP).
+ */
+static struct ksock_conn *ksock_noop_conn_locked(struct ksock_peer *peer,
+						 enum ksock_tx_kind *kind)
+{
+	struct ksock_conn *conn;
+
+	conn = ksock_pick_conn_locked(peer, *kind, KSOCK_HDR_NOB);
+	if (!conn && *kind == KSOCK_TX_NOOP_NONBLK) {
+		*kind = KSOCK_TX_NOOP;
+		conn = ksock_pick_conn_locked(peer, *kind, KSOCK_HDR_NOB);
+	}
+	return conn;
+}
+
+/* Add ZC-ACK of @cookie to a NOOP queued for @peer: whether it could. */
+static bool ksock_zcack_join_locked(struct ksock_peer *peer, u64 cookie)
+{
+	enum ksock_tx_kind kind = READ_ONCE(ksock_nonblk_zcack) ?
+				  KSOCK_TX_NOOP_NONBLK : KSOCK_TX_NOOP;
+	struct ksock_conn *conn = ksock_noop_conn_locked(peer, &kind);
+	bool joined;
+
+	if (!conn)
+		return false;
+	spin_lock(&conn->sched->lock);
+	joined = conn->zcack_tx &&
+		 ksock_zcack_merge(conn->zcack_tx, conn->proto, cookie);
+	spin_unlock(&conn->sched->lock);
+	return joined;
+}
+
 /**
  * ksock_launch_noop_locked() - send a NOOP (ZC-ACK or keepalive) to @peer
  * @peer: the peer
  * @tx: from ksock_tx_alloc_noop()
  *
- * On the ACK connection if there is one, else any that may carry a NOOP.
+ * On the ACK connection if there is one, else any that may carry a NOOP;
+ * merged into a NOOP queued there if it can be (ksock_noop_needed()). A
+ * connection that would hold too many NOOPs is closed instead.
  * Context: net->lock held.
- * Return: 0, or -ENOTCONN if the peer has no connection (@tx not taken).
+ * Return: 0 (@tx queued) or, with @tx not taken, 1 (not needed),
+ * -ENOTCONN (the peer has no connection) or -ENOBUFS (closed).
  */
 int ksock_launch_noop_locked(struct ksock_peer *peer, struct ksock_tx *tx)
 {
+	char str[LNET_NIDSTR_SIZE];
 	struct ksock_conn *conn;
+	int rc;
 
 	lockdep_assert_held(&peer->net->lock);
-	conn = ksock_find_conn_locked(peer, tx);
-	if (!conn && tx->kind == KSOCK_TX_NOOP_NONBLK) {
-		tx->kind = KSOCK_TX_NOOP;
-		conn = ksock_find_conn_locked(peer, tx);
-	}
+	conn = ksock_noop_conn_locked(peer, &tx->kind);
 	if (!conn)
 		return -ENOTCONN;
+	rc = ksock_noop_needed(conn, tx);
+	if (rc < 0) {
+		pr_warn_ratelimited("%s does not read its ZC-ACKs (%u NOOPs queued): closing the connection\n",
+				    lnet_nid2str(peer->id.nid, str, sizeof(str)),
+				    conn->noops_queued);
+		ksock_conn_close_locked(conn, rc);
+	}
+	if (rc)
+		return rc;
 	ksock_queue_tx_locked(conn, tx);
 	return 0;
 }
@@ -314,32 +443,42 @@ void ksock_probe_conns_locked(struct ksock_peer *peer, int type)
 		tx = ksock_tx_alloc_noop(0, KSOCK_KEEPALIVE_PING, GFP_ATOMIC);
 		if (!tx)
 			return;
-		ksock_queue_tx_locked(conn, tx);
+		/* a peer that keeps opening must not pile NOOPs up */
+		if (ksock_noop_needed(conn, tx))
+			kfree(tx);
+		else
+			ksock_queue_tx_locked(conn, tx);
 	}
 }
 
-/* ACK the zero-copy request @cookie that came in on @conn. */
+/*
+ * ACK the zero-copy request @cookie that came in on @conn. With no
+ * connection left to send it on, the ACK is dropped: the request's own
+ * connection is closed then, and its sender failed the request with it.
+ */
 void ksock_send_zcack(struct ksock_conn *conn, u64 cookie)
 {
 	struct ksock_net *net = conn->net;
 	struct ksock_peer *peer = conn->peer;
 	struct ksock_tx *tx;
+	bool joined = true;
 	int rc = -ESHUTDOWN;
+
+	/* most ACKs under load join a queued NOOP: no allocation then */
+	spin_lock_bh(&net->lock);
+	if (!net->shutdown && !peer->unhashed)
+		joined = ksock_zcack_join_locked(peer, cookie);
+	spin_unlock_bh(&net->lock);
+	if (joined)
+		return;
 
 	tx = ksock_tx_alloc_noop(0, cookie, GFP_NOFS);
 	if (!tx)
 		return;		/* the peer will time the request out */
+	tx->zcack = true;
 	spin_lock_bh(&net->lock);
-	if (!net->shutdown && !peer->unhashed) {
+	if (!net->shutdown && !peer->unhashed)
 		rc = ksock_launch_noop_locked(peer, tx);
-		if (rc) {
-			/* no connection left: wait for one like a message */
-			tx->deadline = jiffies + ksock_timeout() * HZ;
-			list_add_tail(&tx->list, &peer->tx_queue);
-			ksock_peer_maybe_connect_locked(peer);
-			rc = 0;
-		}
-	}
 	spin_unlock_bh(&net->lock);
 	if (rc)
 		kfree(tx);
@@ -416,6 +555,8 @@ void ksock_conn_flush_tx(struct ksock_conn *conn)
 	spin_lock_bh(&sched->lock);
 	list_splice_init(&conn->tx_queue, &zombies);
 	conn->tx_queued_nob = 0;
+	conn->noops_queued = 0;
+	conn->zcack_tx = NULL;
 	spin_unlock_bh(&sched->lock);
 	ksock_txlist_done(&zombies, conn->error ?: -ECONNABORTED);
 }
@@ -516,6 +657,9 @@ int ksock_process_tx(struct ksock_conn *conn)
 		tx = list_first_entry_or_null(&conn->tx_queue, struct ksock_tx,
 					      list);
 		queued_behind = tx && !list_is_last(&tx->list, &conn->tx_queue);
+		/* from now on its header is being written: no more cookies */
+		if (tx && tx == conn->zcack_tx)
+			conn->zcack_tx = NULL;
 		/* write_space sets it again if space comes during the send */
 		conn->tx_ready = false;
 		spin_unlock_bh(&sched->lock);
@@ -539,6 +683,8 @@ int ksock_process_tx(struct ksock_conn *conn)
 		spin_lock_bh(&sched->lock);
 		list_del_init(&tx->list);
 		conn->tx_queued_nob -= tx->nob;
+		if (tx->kind != KSOCK_TX_LNET)
+			conn->noops_queued--;
 		conn->tx_ready = true;
 		spin_unlock_bh(&sched->lock);
 		if (tx->zc)

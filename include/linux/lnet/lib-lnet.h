@@ -330,6 +330,7 @@ struct lnet_ptl_stats {
 	unsigned int	hash_bits;
 	unsigned int	max_chain;
 	unsigned int	ndelayed;
+	unsigned long	ndropped;
 };
 
 int lnet_ptl_get_stats(unsigned int portal, struct lnet_ptl_stats *st);

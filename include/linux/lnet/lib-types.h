@@ -219,6 +219,8 @@ struct lnet_me {
 	struct lnet_libmd	*md;		/* portal + slot lock */
 };
 
+#define LNET_PTL_FROM_BUCKETS	16
+
 struct lnet_portal {
 	spinlock_t		lock;
 	unsigned int		index;
@@ -232,7 +234,9 @@ struct lnet_portal {
 	struct list_head	me_wild;	/* wild MEs, in match order */
 	struct list_head	delayed;	/* lazy: unmatched PUTs */
 	unsigned int		ndelayed;
-	unsigned long		ndropped;	/* by LNetClearLazyPortal */
+	/* lazy: delayed PUTs per sending peer (portals.c) */
+	struct hlist_head	delayed_from[LNET_PTL_FROM_BUCKETS];
+	unsigned long		ndropped;	/* cleared, refused, expired */
 } ____cacheline_aligned_in_smp;
 
 /* ---- NIs, peers, messages ------------------------------------------------- */
@@ -323,6 +327,7 @@ struct lnet_msg {
 	struct lnet_ni		*ni;		/* reference held */
 	struct lnet_peer	*txpeer;	/* reference held */
 	void			*private;	/* LND rx context */
+	unsigned long		deadline;	/* jiffies: lazy portal wait ends */
 	struct lnet_libmd	*md;
 	unsigned int		offset;		/* into @md */
 	unsigned int		len;		/* payload sent or kept */

@@ -124,6 +124,7 @@ std::string usage()
 	       "                          [--quiet-ms MS] [--case-ms MS] [--fake-pool IP]\n"
 	       "                          [--log FILE] TARGET_IP MY_IP\n"
 	       "       lnet-sockpeer done [--run N] TARGET_IP MY_IP\n"
+	       "       lnet-sockpeer hostile zc-flood|lazy-flood TARGET_IP MY_IP\n"
 	       "\n"
 	       "peer:   a socklnd peer against TARGET_IP's acceptor (TCP 988): good and bad\n"
 	       "        requests, hellos and messages\n"
@@ -136,6 +137,8 @@ std::string usage()
 	       "        replays one case and shows its bytes; --log FILE gets a line per case.\n"
 	       "done:   PUT lnet_lndtest's \"done\" marker with run number N (default 1) to\n"
 	       "        TARGET_IP's server, from a NID of MY_IP's subnet ending in .250\n"
+	       "hostile: zc-flood: 0-byte PUTs asking for ZC-ACKs, read back slowly;\n"
+	       "        lazy-flood: PUTs no service takes on lazy portal 50 (lnet_selftest)\n"
 	       "\n"
 	       "Each check prints \"ok NAME\" or \"not ok NAME # why\"; the exit status is 1 if\n"
 	       "one failed, 2 for a usage error. Needs root (privileged source ports).\n";
@@ -166,6 +169,11 @@ ParseResult parse_args(std::span<const std::string> args)
 		->transform(number)
 		->check(CLI::Range(1U, 0x7FFFFFFFU).description(""));
 	add_ips(done, ips, false);
+	auto *hostile = app.add_subcommand("hostile");
+	hostile->add_option("MODE", cmd.hostile, "zc-flood or lazy-flood")
+		->required()
+		->check(CLI::IsMember({"zc-flood", "lazy-flood"}));
+	add_ips(hostile, ips, false);
 
 	// CLI11 takes the words last-first.
 	std::vector<std::string> words(args.rbegin(), args.rend());
@@ -184,6 +192,8 @@ ParseResult parse_args(std::span<const std::string> args)
 		cmd.mode = Command::Mode::server;
 	else if (done->parsed())
 		cmd.mode = Command::Mode::done;
+	else if (hostile->parsed())
+		cmd.mode = Command::Mode::hostile;
 	else
 		cmd.mode = Command::Mode::fuzz;
 	const std::string name = app.get_subcommands().front()->get_name();
@@ -215,6 +225,9 @@ int run(const Command &cmd, std::ostream &out, std::ostream &err)
 		return run_server(cmd.target_ip, cmd.my_ip, out);
 	case Command::Mode::done:
 		return run_done(cmd.target_ip, cmd.my_ip, cmd.run, out);
+	case Command::Mode::hostile:
+		return cmd.hostile == "zc-flood" ? run_hostile_zc(cmd.target_ip, cmd.my_ip, out)
+						 : run_hostile_lazy(cmd.target_ip, cmd.my_ip, out);
 	case Command::Mode::fuzz:
 		break;
 	}

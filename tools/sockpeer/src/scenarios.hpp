@@ -28,6 +28,12 @@ int run_done(std::uint32_t target_ip, std::uint32_t my_ip, std::uint32_t run, st
 // typed order) and serves it.
 int run_server(std::uint32_t my_ip, std::uint32_t peer_ip, std::ostream &out);
 
+// `hostile zc-flood TARGET MY_IP`, `hostile lazy-flood TARGET MY_IP`:
+// peers that try to make the target hold memory (hostile_zc.cpp,
+// hostile_lazy.cpp; tests/scenarios/socklnd-hostile.sh).
+int run_hostile_zc(std::uint32_t target_ip, std::uint32_t my_ip, std::ostream &out);
+int run_hostile_lazy(std::uint32_t target_ip, std::uint32_t my_ip, std::ostream &out);
+
 }  // namespace sockpeer
 
 #endif  // LNET_SOCKPEER_SCENARIOS_HPP

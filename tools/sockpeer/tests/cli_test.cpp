@@ -31,6 +31,19 @@ TEST(Cli, PeerAndServer)
 	EXPECT_EQ(parse({"done", "192.0.2.2", "192.0.2.1"}).command->run, 1U);
 }
 
+TEST(Cli, HostileModes)
+{
+	for (const std::string mode : {"zc-flood", "lazy-flood"}) {
+		const auto h = parse({"hostile", mode, "192.0.2.2", "192.0.2.1"});
+		ASSERT_TRUE(h.command) << h.error;
+		EXPECT_EQ(h.command->mode, Command::Mode::hostile);
+		EXPECT_EQ(h.command->hostile, mode);
+		EXPECT_EQ(h.command->target_ip, 0xC0000202U);
+	}
+	EXPECT_FALSE(parse({"hostile", "flood", "192.0.2.2", "192.0.2.1"}).command);
+	EXPECT_FALSE(parse({"hostile", "192.0.2.2", "192.0.2.1"}).command);
+}
+
 TEST(Cli, FuzzOptions)
 {
 	const auto f = parse({"fuzz", "--seed", "0x10", "--cases", "2500", "--parallel", "8",
