@@ -8,11 +8,37 @@
  *
  * All of it is under lnet_core.net_lock. The loopback NI has no credit
  * limit and no peers.
+ *
+ * A peer that sends us GETs and PUTs asking for ACKs but does not take
+ * what we send it back holds its credits for good: every REPLY and ACK it
+ * makes us produce would wait on its queue, without bound. So a response
+ * is refused (-ENOBUFS) when max_queued_responses messages already wait
+ * for that peer's credits, and whatever waits there (responses or our own
+ * PUTs and GETs) fails with -ETIMEDOUT at its deadline, transaction_timeout
+ * seconds after it was queued: lnet_credits_expiry scans the peers once a
+ * second while something waits.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/moduleparam.h>
+#include <linux/workqueue.h>
 #include <linux/lnet/lib-lnet.h>
 #include <linux/lnet/test-export.h>
+
+int lnet_max_queued_responses = 256;
+module_param_named(max_queued_responses, lnet_max_queued_responses, int,
+		   0644);
+MODULE_PARM_DESC(max_queued_responses,
+		 "REPLYs and ACKs that may wait for one peer's send credits; more are dropped (<= 0: no limit)");
+LNET_EXPORT_FOR_TEST(lnet_max_queued_responses);
+
+static void lnet_credits_expire(struct work_struct *work);
+static DECLARE_DELAYED_WORK(lnet_credits_expiry, lnet_credits_expire);
+
+static bool lnet_msg_is_response(const struct lnet_msg *msg)
+{
+	return msg->hdr.type == LNET_MSG_REPLY || msg->hdr.type == LNET_MSG_ACK;
+}
 
 /* Take an NI credit for @msg: 0 to send now, 1 if it queued. */
 static int lnet_ni_credit_take(struct lnet_msg *msg)
@@ -36,7 +62,8 @@ static int lnet_ni_credit_take(struct lnet_msg *msg)
 int lnet_credits_acquire(struct lnet_msg *msg)
 {
 	struct lnet_peer *peer = msg->txpeer;
-	int rc = 0;
+	unsigned long timeout;
+	int rc = 0, max;
 
 	/* no peer, no NI limit (loopback): nothing to count, no lock */
 	if (!peer && !msg->ni->max_tx_credits)
@@ -49,6 +76,13 @@ int lnet_credits_acquire(struct lnet_msg *msg)
 		goto out;
 	}
 	if (peer) {
+		max = READ_ONCE(lnet_max_queued_responses);
+		/* below zero, the credits count the messages queued */
+		if (max > 0 && -peer->tx_credits >= max &&
+		    lnet_msg_is_response(msg)) {
+			rc = -ENOBUFS;
+			goto out;
+		}
 		peer->send_count++;
 		msg->tx_peer_credit = 1;
 		peer->tx_credits--;
@@ -56,7 +90,12 @@ int lnet_credits_acquire(struct lnet_msg *msg)
 					   peer->tx_credits);
 		if (peer->tx_credits < 0) {
 			msg->tx_wait_peer = 1;
+			timeout = lnet_tunable(&lnet_transaction_timeout) * HZ;
+			msg->deadline = jiffies + timeout;
 			list_add_tail(&msg->list, &peer->tx_queue);
+			/* a no-op while it is pending */
+			queue_delayed_work(system_wq, &lnet_credits_expiry,
+					   timeout);
 			rc = 1;
 			goto out;
 		}
@@ -116,6 +155,46 @@ void lnet_credits_return(struct lnet_msg *msg)
 		list_del_init(&next->list);
 		lnet_ni_send(next);
 	}
+}
+
+/*
+ * Fail what waited for a peer credit past its deadline. Each queue is in
+ * deadline order (FIFO, one timeout), so a scan stops at the first live
+ * message. lnet_finalize() then only cancels the message's debt: it never
+ * got a credit, and is off the queue.
+ */
+static void lnet_credits_expire(struct work_struct *work)
+{
+	unsigned long now = jiffies;
+	struct lnet_msg *msg, *tmp;
+	struct lnet_peer *peer;
+	bool waiting = false;
+	LIST_HEAD(expired);
+
+	spin_lock_bh(&lnet_core.net_lock);
+	list_for_each_entry(peer, &lnet_core.peer_list, list) {
+		list_for_each_entry_safe(msg, tmp, &peer->tx_queue, list) {
+			if (time_before(now, msg->deadline)) {
+				waiting = true;
+				break;
+			}
+			list_move_tail(&msg->list, &expired);
+		}
+	}
+	spin_unlock_bh(&lnet_core.net_lock);
+
+	list_for_each_entry_safe(msg, tmp, &expired, list) {
+		list_del_init(&msg->list);
+		lnet_finalize(msg, -ETIMEDOUT);
+	}
+	if (waiting)
+		queue_delayed_work(system_wq, &lnet_credits_expiry, HZ);
+}
+
+/* Module unload: the expiry scan must not outlive the module. */
+void lnet_credits_fini(void)
+{
+	cancel_delayed_work_sync(&lnet_credits_expiry);
 }
 
 /**

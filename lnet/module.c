@@ -143,6 +143,7 @@ static void __exit lnet_exit(void)
 	flush_work(&lnet_configure_work);
 	lnet_dev_fini();
 	lnet_shutdown_all();
+	lnet_credits_fini();
 
 	lnet_debugfs_fini();
 	lnet_unregister_lnd(&lnet_lo_lnd);

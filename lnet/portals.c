@@ -44,15 +44,17 @@
 
 static struct lock_class_key lnet_portal_key;
 
-static int lnet_lazy_portal_max = 1024;
+int lnet_lazy_portal_max = 1024;
 module_param_named(lazy_portal_max, lnet_lazy_portal_max, int, 0644);
 MODULE_PARM_DESC(lazy_portal_max,
 		 "unmatched PUTs that may wait on one lazy portal; more are dropped (<= 0: no limit)");
+LNET_EXPORT_FOR_TEST(lnet_lazy_portal_max);
 
-static int lnet_lazy_peer_max = 64;
+int lnet_lazy_peer_max = 64;
 module_param_named(lazy_peer_max, lnet_lazy_peer_max, int, 0644);
 MODULE_PARM_DESC(lazy_peer_max,
 		 "unmatched PUTs from one peer that may wait on one lazy portal; more are dropped (<= 0: no limit)");
+LNET_EXPORT_FOR_TEST(lnet_lazy_peer_max);
 
 /* How many PUTs from @nid wait on a portal (ptl->delayed_from). */
 struct lnet_ptl_from {

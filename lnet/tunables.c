@@ -94,7 +94,8 @@ LNET_TUNABLE(lnet_retry_count, lnet_retry_count, 2, 0, INT_MAX,
 	     "times a failed message is resent (stored; no effect yet: no resends)");
 LNET_TUNABLE(lnet_transaction_timeout, lnet_transaction_timeout, 150, 1,
 	     INT_MAX,
-	     "seconds an unmatched PUT may wait on a lazy portal before it is dropped (no response tracking yet)");
+	     "seconds a message may wait for a peer's send credit or on a lazy portal before it fails (no response tracking yet)");
+LNET_EXPORT_FOR_TEST(lnet_transaction_timeout);
 LNET_TUNABLE(lnet_health_sensitivity, lnet_health_sensitivity, 100, 0, 1000,
 	     "health an NI loses per failure (stored; no effect yet: no health)");
 LNET_TUNABLE(lnet_recovery_interval, lnet_recovery_interval, 1, 1, INT_MAX,

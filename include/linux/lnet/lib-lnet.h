@@ -192,6 +192,10 @@ void lnet_rdma_get_abort(struct lnet_msg *msg);
 /* credits.c */
 int lnet_credits_acquire(struct lnet_msg *msg);
 void lnet_credits_return(struct lnet_msg *msg);
+void lnet_credits_fini(void);
+extern int lnet_max_queued_responses;
+extern int lnet_lazy_portal_max;
+extern int lnet_lazy_peer_max;
 
 /* peer.c */
 struct lnet_peer *lnet_peer_get(struct lnet_ni *ni, lnet_nid_t nid,

@@ -327,7 +327,9 @@ struct lnet_msg {
 	struct lnet_ni		*ni;		/* reference held */
 	struct lnet_peer	*txpeer;	/* reference held */
 	void			*private;	/* LND rx context */
-	unsigned long		deadline;	/* jiffies: lazy portal wait ends */
+	unsigned long		deadline;	/* jiffies; waiting for a credit
+						 * or on a lazy portal until then
+						 */
 	struct lnet_libmd	*md;
 	unsigned int		offset;		/* into @md */
 	unsigned int		len;		/* payload sent or kept */
