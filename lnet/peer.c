@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Peers: the nodes we send to, one per NID, hashed by NID under
- * lnet_core.net_lock. The table holds a reference, and so does every
+ * lnet_core.net_lock; the list of them can also be walked under RCU. The table holds a reference, and so does every
  * message being sent to the peer. A peer belongs to the NI it is reached
- * through and is removed when that NI goes down.
+ * through and is removed when that NI goes down, or once no message has
+ * used it for lnet_peer_idle seconds: whoever can make us send to many
+ * NIDs must not grow the table without bound.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -14,6 +16,8 @@
 int lnet_peers_init(void)
 {
 	INIT_LIST_HEAD(&lnet_core.peer_list);
+	lnet_core.npeers = 0;
+	lnet_core.peer_reap_next = jiffies;
 	return lnet_htable_init(&lnet_core.peers, &lnet_core.net_lock);
 }
 
@@ -22,9 +26,15 @@ void lnet_peers_fini(void)
 	lnet_htable_fini(&lnet_core.peers);
 }
 
+unsigned int lnet_peer_idle = 300;
+LNET_EXPORT_FOR_TEST(lnet_peer_idle);
+
 static void lnet_peer_release(struct kref *kref)
 {
-	kfree(container_of(kref, struct lnet_peer, kref));
+	struct lnet_peer *peer = container_of(kref, struct lnet_peer, kref);
+
+	/* a GET_PEER_NI walk under RCU may still be looking at it */
+	kfree_rcu(peer, rcu);
 }
 
 void lnet_peer_put(struct lnet_peer *peer)
@@ -39,6 +49,40 @@ static struct lnet_peer *lnet_peer_find_locked(lnet_nid_t nid)
 	return n ? container_of(n, struct lnet_peer, hnode) : NULL;
 }
 
+static void lnet_peer_unhash(struct lnet_peer *peer)
+{
+	lockdep_assert_held(&lnet_core.net_lock);
+	lnet_htable_del(&lnet_core.peers, &peer->hnode);
+	list_del_rcu(&peer->list);
+	lnet_core.npeers--;
+	/* messages sending to it keep it until they are freed */
+	lnet_peer_put(peer);
+}
+
+/*
+ * Drop the peers only the table holds (no message in flight or queued,
+ * so their credits are all back) that were last looked up over
+ * lnet_peer_idle seconds ago. Lookups take their reference under
+ * net_lock, so none can revive a peer found idle here. Runs when a peer
+ * is added, at most every lnet_peer_idle / 2 seconds: the scan is paid for
+ * by the growth it bounds.
+ */
+static void lnet_peers_reap(void)
+{
+	unsigned long idle = READ_ONCE(lnet_peer_idle) * HZ;
+	struct lnet_peer *peer, *tmp;
+
+	lockdep_assert_held(&lnet_core.net_lock);
+	if (time_before(jiffies, lnet_core.peer_reap_next))
+		return;
+	lnet_core.peer_reap_next = jiffies + idle / 2;
+	list_for_each_entry_safe(peer, tmp, &lnet_core.peer_list, list) {
+		if (kref_read(&peer->kref) == 1 &&
+		    time_after_eq(jiffies, peer->last_used + idle))
+			lnet_peer_unhash(peer);
+	}
+}
+
 /* The peer @nid on @ni, created if need be; a reference for the caller. */
 struct lnet_peer *lnet_peer_get(struct lnet_ni *ni, lnet_nid_t nid, gfp_t gfp)
 {
@@ -46,8 +90,10 @@ struct lnet_peer *lnet_peer_get(struct lnet_ni *ni, lnet_nid_t nid, gfp_t gfp)
 
 	spin_lock_bh(&lnet_core.net_lock);
 	peer = lnet_peer_find_locked(nid);
-	if (peer)
+	if (peer) {
 		kref_get(&peer->kref);
+		peer->last_used = jiffies;
+	}
 	spin_unlock_bh(&lnet_core.net_lock);
 	if (peer)
 		return peer;
@@ -65,14 +111,19 @@ struct lnet_peer *lnet_peer_get(struct lnet_ni *ni, lnet_nid_t nid, gfp_t gfp)
 
 	spin_lock_bh(&lnet_core.net_lock);
 	peer = lnet_peer_find_locked(nid);
-	if (!peer && ni->state == LNET_NI_STATE_UP &&
-	    !lnet_htable_add(&lnet_core.peers, &new->hnode, nid)) {
-		list_add_tail(&new->list, &lnet_core.peer_list);
-		peer = new;
-		new = NULL;
+	if (!peer && ni->state == LNET_NI_STATE_UP) {
+		lnet_peers_reap();
+		if (!lnet_htable_add(&lnet_core.peers, &new->hnode, nid)) {
+			list_add_tail_rcu(&new->list, &lnet_core.peer_list);
+			lnet_core.npeers++;
+			peer = new;
+			new = NULL;
+		}
 	}
-	if (peer)
+	if (peer) {
 		kref_get(&peer->kref);
+		peer->last_used = jiffies;
+	}
 	spin_unlock_bh(&lnet_core.net_lock);
 	kfree(new);
 	return peer;
@@ -91,12 +142,21 @@ void lnet_peers_del_ni(struct lnet_ni *ni, struct list_head *queued)
 		if (peer->ni != ni)
 			continue;
 		list_splice_tail_init(&peer->tx_queue, queued);
-		lnet_htable_del(&lnet_core.peers, &peer->hnode);
-		list_del(&peer->list);
-		/* messages sending to it keep it until they are freed */
-		lnet_peer_put(peer);
+		lnet_peer_unhash(peer);
 	}
 }
+
+/* How many peers the table holds. */
+unsigned int lnet_peer_count(void)
+{
+	unsigned int n;
+
+	spin_lock_bh(&lnet_core.net_lock);
+	n = lnet_core.npeers;
+	spin_unlock_bh(&lnet_core.net_lock);
+	return n;
+}
+LNET_EXPORT_FOR_TEST(lnet_peer_count);
 
 int lnet_peer_credit_state(lnet_nid_t nid, int *credits, int *min_credits,
 			   int *queued)

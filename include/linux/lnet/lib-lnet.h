@@ -120,9 +120,10 @@ bool lnet_md_slot_queue(struct lnet_md_slot *slot, struct lnet_ev_item *item);
 void lnet_md_slot_deliver(struct lnet_md_slot *slot);
 void lnet_msg_detach_md(struct lnet_msg *msg, int status);
 int lnet_md_commit_wire(const struct lnet_handle_wire *wh,
-			struct lnet_msg *msg, unsigned int rlength, bool reply);
+			struct lnet_msg *msg, u32 type, lnet_nid_t src,
+			unsigned int rlength);
 int lnet_md_take(struct lnet_handle_md mdh, struct lnet_msg *msg,
-		 unsigned int *length);
+		 unsigned int *length, struct lnet_md_expect *exp);
 void lnet_md_slots_quiesce(void);
 unsigned int lnet_md_cleanup(void);
 
@@ -308,6 +309,7 @@ extern struct lnet_lnd lnet_lo_lnd;
 int lnet_ping_target_init(void);
 void lnet_ping_target_fini(void);
 int lnet_ping_target_update(void);
+int lnet_ping_target_nbufs(void);
 size_t lnet_ping_info_fill(void *buf, size_t size, u32 seq);
 int lnet_ping_info_check(void *buf, unsigned int len);
 int lnet_ping(struct lnet_process_id id, lnet_nid_t src, int timeout_ms,
@@ -339,5 +341,8 @@ int lnet_ni_credit_state(struct lnet_ni *ni, int *credits, int *min_credits,
 			 int *queued);
 int lnet_peer_credit_state(lnet_nid_t nid, int *credits, int *min_credits,
 			   int *queued);
+unsigned int lnet_peer_count(void);
+/* seconds a peer no message uses stays in the table */
+extern unsigned int lnet_peer_idle;
 
 #endif /* _LINUX_LNET_LIB_LNET_H */
