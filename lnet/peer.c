@@ -3,9 +3,7 @@
  * Peers: the nodes we send to, one per NID, hashed by NID under
  * lnet_core.net_lock; the list of them can also be walked under RCU. The table holds a reference, and so does every
  * message being sent to the peer. A peer belongs to the NI it is reached
- * through and is removed when that NI goes down, or once no message has
- * used it for lnet_peer_idle seconds: whoever can make us send to many
- * NIDs must not grow the table without bound.
+ * through and is removed when that NI goes down.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -17,7 +15,6 @@ int lnet_peers_init(void)
 {
 	INIT_LIST_HEAD(&lnet_core.peer_list);
 	lnet_core.npeers = 0;
-	lnet_core.peer_reap_next = jiffies;
 	return lnet_htable_init(&lnet_core.peers, &lnet_core.net_lock);
 }
 
@@ -25,9 +22,6 @@ void lnet_peers_fini(void)
 {
 	lnet_htable_fini(&lnet_core.peers);
 }
-
-unsigned int lnet_peer_idle = 300;
-LNET_EXPORT_FOR_TEST(lnet_peer_idle);
 
 static void lnet_peer_release(struct kref *kref)
 {
@@ -59,30 +53,6 @@ static void lnet_peer_unhash(struct lnet_peer *peer)
 	lnet_peer_put(peer);
 }
 
-/*
- * Drop the peers only the table holds (no message in flight or queued,
- * so their credits are all back) that were last looked up over
- * lnet_peer_idle seconds ago. Lookups take their reference under
- * net_lock, so none can revive a peer found idle here. Runs when a peer
- * is added, at most every lnet_peer_idle / 2 seconds: the scan is paid for
- * by the growth it bounds.
- */
-static void lnet_peers_reap(void)
-{
-	unsigned long idle = READ_ONCE(lnet_peer_idle) * HZ;
-	struct lnet_peer *peer, *tmp;
-
-	lockdep_assert_held(&lnet_core.net_lock);
-	if (time_before(jiffies, lnet_core.peer_reap_next))
-		return;
-	lnet_core.peer_reap_next = jiffies + idle / 2;
-	list_for_each_entry_safe(peer, tmp, &lnet_core.peer_list, list) {
-		if (kref_read(&peer->kref) == 1 &&
-		    time_after_eq(jiffies, peer->last_used + idle))
-			lnet_peer_unhash(peer);
-	}
-}
-
 /* The peer @nid on @ni, created if need be; a reference for the caller. */
 struct lnet_peer *lnet_peer_get(struct lnet_ni *ni, lnet_nid_t nid, gfp_t gfp)
 {
@@ -90,10 +60,8 @@ struct lnet_peer *lnet_peer_get(struct lnet_ni *ni, lnet_nid_t nid, gfp_t gfp)
 
 	spin_lock_bh(&lnet_core.net_lock);
 	peer = lnet_peer_find_locked(nid);
-	if (peer) {
+	if (peer)
 		kref_get(&peer->kref);
-		peer->last_used = jiffies;
-	}
 	spin_unlock_bh(&lnet_core.net_lock);
 	if (peer)
 		return peer;
@@ -111,19 +79,15 @@ struct lnet_peer *lnet_peer_get(struct lnet_ni *ni, lnet_nid_t nid, gfp_t gfp)
 
 	spin_lock_bh(&lnet_core.net_lock);
 	peer = lnet_peer_find_locked(nid);
-	if (!peer && ni->state == LNET_NI_STATE_UP) {
-		lnet_peers_reap();
-		if (!lnet_htable_add(&lnet_core.peers, &new->hnode, nid)) {
-			list_add_tail_rcu(&new->list, &lnet_core.peer_list);
-			lnet_core.npeers++;
-			peer = new;
-			new = NULL;
-		}
+	if (!peer && ni->state == LNET_NI_STATE_UP &&
+	    !lnet_htable_add(&lnet_core.peers, &new->hnode, nid)) {
+		list_add_tail_rcu(&new->list, &lnet_core.peer_list);
+		lnet_core.npeers++;
+		peer = new;
+		new = NULL;
 	}
-	if (peer) {
+	if (peer)
 		kref_get(&peer->kref);
-		peer->last_used = jiffies;
-	}
 	spin_unlock_bh(&lnet_core.net_lock);
 	kfree(new);
 	return peer;

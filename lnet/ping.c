@@ -15,9 +15,8 @@
  *
  * When the NI list changes the info is rebuilt: the new MD is posted
  * behind the old one, then the old one is unlinked, so pings keep being
- * answered. A buffer is freed by its MD's UNLINK event, i.e. once no REPLY
- * is still reading it - which a slow peer can put off for as long as its
- * LND holds the REPLY, so nobody waits for that but the final shutdown.
+ * answered. A buffer is freed only after its MD's UNLINK event, i.e. once
+ * no REPLY is still reading it.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -32,6 +31,7 @@
 				 LNET_PING_FEAT_RTE_DISABLED)
 
 struct lnet_ping_buffer {
+	struct completion	unlinked;
 	struct lnet_handle_me	meh;
 	size_t			size;
 	struct lnet_ping_info	*info;
@@ -77,20 +77,18 @@ size_t lnet_ping_info_fill(void *buf, size_t size, u32 seq)
 }
 LNET_EXPORT_FOR_TEST(lnet_ping_info_fill);
 
+static void lnet_ping_target_event(struct lnet_event *ev)
+{
+	struct lnet_ping_buffer *pbuf = ev->md.user_ptr;
+
+	if (ev->unlinked)
+		complete(&pbuf->unlinked);
+}
+
 static void lnet_ping_buffer_free(struct lnet_ping_buffer *pbuf)
 {
 	kfree(pbuf->info);
 	kfree(pbuf);
-}
-
-/* The buffer's MD is gone, and with it the last REPLY reading the buffer. */
-static void lnet_ping_target_event(struct lnet_event *ev)
-{
-	if (!ev->unlinked)
-		return;
-	lnet_ping_buffer_free(ev->md.user_ptr);
-	if (atomic_dec_and_test(&lnet_core.ping.nbufs))
-		wake_up_all(&lnet_core.ping.freed);
 }
 
 static struct lnet_ping_buffer *lnet_ping_buffer_post(u32 seq)
@@ -106,6 +104,7 @@ static struct lnet_ping_buffer *lnet_ping_buffer_post(u32 seq)
 	pbuf = kzalloc(sizeof(*pbuf), GFP_KERNEL);
 	if (!pbuf)
 		return ERR_PTR(-ENOMEM);
+	init_completion(&pbuf->unlinked);
 	pbuf->size = lnet_ping_info_size(lnet_core.nni);
 	pbuf->info = kzalloc(pbuf->size, GFP_KERNEL);
 	if (!pbuf->info)
@@ -126,13 +125,9 @@ static struct lnet_ping_buffer *lnet_ping_buffer_post(u32 seq)
 		.user_ptr	= pbuf,
 		.eq_handle	= lnet_core.ping.eqh,
 	};
-	/* counted first: the MD's UNLINK event may come at any time now */
-	atomic_inc(&lnet_core.ping.nbufs);
 	rc = LNetMDAttach(pbuf->meh, md, LNET_RETAIN, &mdh);
-	if (rc) {
-		atomic_dec(&lnet_core.ping.nbufs);
+	if (rc)
 		goto fail_me;
-	}
 	return pbuf;
 
 fail_me:
@@ -142,10 +137,11 @@ fail_free:
 	return ERR_PTR(rc);
 }
 
-/* Stop answering from @pbuf: its UNLINK event frees it, now or later. */
 static void lnet_ping_buffer_unpost(struct lnet_ping_buffer *pbuf)
 {
 	LNetMEUnlink(pbuf->meh);
+	wait_for_completion(&pbuf->unlinked);
+	lnet_ping_buffer_free(pbuf);
 }
 
 int lnet_ping_target_init(void)
@@ -154,8 +150,6 @@ int lnet_ping_target_init(void)
 	int rc;
 
 	lockdep_assert_held(&lnet_core.api_mutex);
-	atomic_set(&lnet_core.ping.nbufs, 0);
-	init_waitqueue_head(&lnet_core.ping.freed);
 	rc = LNetEQAlloc(0, lnet_ping_target_event, &lnet_core.ping.eqh);
 	if (rc)
 		return rc;
@@ -176,17 +170,8 @@ void lnet_ping_target_fini(void)
 		return;
 	lnet_ping_buffer_unpost(lnet_core.ping.cur);
 	lnet_core.ping.cur = NULL;
-	/* the EQ's callback frees the buffers: every one must be through */
-	wait_event(lnet_core.ping.freed, !atomic_read(&lnet_core.ping.nbufs));
 	LNetEQFree(lnet_core.ping.eqh);
 }
-
-/* Ping buffers not yet freed (the current one and unlinked ones in use). */
-int lnet_ping_target_nbufs(void)
-{
-	return atomic_read(&lnet_core.ping.nbufs);
-}
-LNET_EXPORT_FOR_TEST(lnet_ping_target_nbufs);
 
 /* The NI list changed: answer with the new list from now on. */
 int lnet_ping_target_update(void)

@@ -723,34 +723,6 @@ static void parse_spoofed_source(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ev.initiator.nid, hdr.src_nid);
 }
 
-/* Peers no message uses are freed: sending to many NIDs leaves no trail. */
-static void parse_idle_peers_freed(struct kunit *test)
-{
-	struct parse_env *env = penv(test);
-	unsigned int idle = lnet_peer_idle, base, i;
-	u8 *buf = kunit_kzalloc(test, 8, GFP_KERNEL);
-	struct lnet_handle_md mdh;
-	struct lnet_event ev;
-
-	KUNIT_ASSERT_NOT_NULL(test, buf);
-	fake.send_mode = FAKE_SEND_COMPLETE;
-	base = lnet_peer_count();
-	mdh = wb_bind(test, wb_md(buf, 8, LNET_MD_THRESH_INF, 0, NULL,
-				  env->eqh));
-	WRITE_ONCE(lnet_peer_idle, 0);
-	for (i = 0; i < 200; i++) {
-		KUNIT_ASSERT_EQ(test, LNetPut(LNET_NID_ANY, mdh, LNET_NOACK_REQ,
-					      wb_id(FAKE_PEER(0, 1000 + i),
-						    LNET_PID_LUSTRE),
-					      4, 0, 0, 0), 0);
-		wb_wait(test, env->eqh, LNET_EVENT_SEND, &ev);
-	}
-	WRITE_ONCE(lnet_peer_idle, idle);
-	/* each new peer reaped the idle ones before it */
-	KUNIT_EXPECT_LE(test, lnet_peer_count(), base + 2);
-	KUNIT_EXPECT_EQ(test, LNetMDUnlink(mdh), 0);
-}
-
 /*
  * GET_PEER_NI, open to anyone, lists every peer by index; the walk is
  * under RCU with net_lock held for one peer only (lockdep checks the
@@ -821,7 +793,6 @@ static struct kunit_case lnet_parse_cases[] = {
 	KUNIT_CASE(parse_lnd_reply_longer_than_sink),
 	KUNIT_CASE(parse_answer_from_wrong_peer_or_kind),
 	KUNIT_CASE(parse_spoofed_source),
-	KUNIT_CASE(parse_idle_peers_freed),
 	KUNIT_CASE(parse_peer_listing),
 	{}
 };

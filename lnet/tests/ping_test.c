@@ -6,7 +6,6 @@
  * GET the way a Lustre node's "lctl ping" expects, and the in-kernel ping
  * client.
  */
-#include <linux/kthread.h>
 #include <linux/swab.h>
 #include "fake_lnd.h"
 #include "wb_util.h"
@@ -195,32 +194,25 @@ static void ping_client_timeout(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fake.nsend, 1U);
 }
 
-/* PEER's ping GET for @sink bytes: its REPLY, held by the fake LND. */
-static struct lnet_msg *ping_from_peer(struct kunit *test, unsigned int sink)
-{
-	struct lnet_hdr hdr;
-
-	fake.send_mode = FAKE_SEND_HOLD;
-	fake_hdr(&hdr, LNET_MSG_GET, 0, PEER, 0);
-	hdr.msg.get.ptl_index = LNET_RESERVED_PORTAL;
-	hdr.msg.get.match_bits = LNET_PROTO_PING_MATCHBITS;
-	hdr.msg.get.sink_length = sink;
-	hdr.msg.get.return_wmd.wh_object_cookie = 0x77;
-	KUNIT_EXPECT_EQ(test, lnet_parse(fake.ni[0], &hdr, PEER, NULL, false),
-			0);
-	return fake_take_send(WB_WAIT_MS);
-}
-
 /* A peer's GET on portal 0 (what "lctl ping" sends) gets the info. */
 static void ping_responder(struct kunit *test)
 {
 	struct lnet_ping_info *info;
 	struct lnet_msg *reply;
+	struct lnet_hdr hdr;
 	struct iov_iter to;
 	struct kvec kv;
 	unsigned int len;
 
-	reply = ping_from_peer(test, 3960);
+	fake.send_mode = FAKE_SEND_HOLD;
+	fake_hdr(&hdr, LNET_MSG_GET, 0, PEER, 0);
+	hdr.msg.get.ptl_index = LNET_RESERVED_PORTAL;
+	hdr.msg.get.match_bits = LNET_PROTO_PING_MATCHBITS;
+	hdr.msg.get.sink_length = 3960;
+	hdr.msg.get.return_wmd.wh_object_cookie = 0x77;
+	KUNIT_ASSERT_EQ(test, lnet_parse(fake.ni[0], &hdr, PEER, NULL, false),
+			0);
+	reply = fake_take_send(WB_WAIT_MS);
 	KUNIT_ASSERT_NOT_NULL(test, reply);
 	len = reply->hdr.payload_length;
 	KUNIT_EXPECT_EQ(test, reply->hdr.type, (u32)LNET_MSG_REPLY);
@@ -264,59 +256,6 @@ static void ping_seq_bumps(struct kunit *test)
 			n);
 }
 
-struct ping_update {
-	struct completion	done;
-	int			rc;
-};
-
-static int ping_update_thread(void *arg)
-{
-	struct lnet_net_config cfg = { .net_id = FAKE_NET(2) };
-	struct ping_update *pu = arg;
-
-	pu->rc = lnet_net_add(&cfg, NULL);	/* updates the ping target */
-	complete(&pu->done);
-	return 0;
-}
-
-/*
- * A peer that holds the REPLY of its ping (an LND that never finishes
- * sending it) keeps the old ping MD alive, but must not stall the update
- * that replaces it: the old buffer goes when that REPLY is done.
- */
-static void ping_update_not_blocked(struct kunit *test)
-{
-	struct task_struct *task;
-	struct ping_update *pu;
-	struct lnet_msg *reply;
-	bool done;
-
-	pu = kunit_kzalloc(test, sizeof(*pu), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, pu);
-	init_completion(&pu->done);
-	KUNIT_EXPECT_EQ(test, lnet_ping_target_nbufs(), 1);
-	reply = ping_from_peer(test, 512);
-	KUNIT_ASSERT_NOT_NULL(test, reply);
-
-	task = kthread_run(ping_update_thread, pu, "lnet-ping-upd");
-	if (IS_ERR(task)) {
-		fake_done(reply, 0);
-		KUNIT_FAIL(test, "kthread_run: %ld", PTR_ERR(task));
-		return;
-	}
-	done = wait_for_completion_timeout(&pu->done,
-					   msecs_to_jiffies(WB_WAIT_MS));
-	KUNIT_EXPECT_TRUE_MSG(test, done,
-			      "the update waited for the old ping MD");
-	KUNIT_EXPECT_EQ(test, lnet_ping_target_nbufs(), 2);
-	fake_done(reply, 0);		/* unblocks an update that waited */
-	wait_for_completion(&pu->done);
-	KUNIT_EXPECT_EQ(test, pu->rc, 0);
-	KUNIT_EXPECT_EQ(test, lnet_ping_target_nbufs(), 1);
-	KUNIT_EXPECT_EQ(test, lnet_net_del(FAKE_NET(2)), 0);
-	KUNIT_EXPECT_EQ(test, lnet_ping_target_nbufs(), 1);
-}
-
 static struct kunit_case lnet_ping_cases[] = {
 	KUNIT_CASE(ping_info_layout),
 	KUNIT_CASE(ping_info_small_buffer),
@@ -327,7 +266,6 @@ static struct kunit_case lnet_ping_cases[] = {
 	KUNIT_CASE(ping_client_timeout),
 	KUNIT_CASE(ping_responder),
 	KUNIT_CASE(ping_seq_bumps),
-	KUNIT_CASE(ping_update_not_blocked),
 	{}
 };
 

@@ -309,7 +309,6 @@ extern struct lnet_lnd lnet_lo_lnd;
 int lnet_ping_target_init(void);
 void lnet_ping_target_fini(void);
 int lnet_ping_target_update(void);
-int lnet_ping_target_nbufs(void);
 size_t lnet_ping_info_fill(void *buf, size_t size, u32 seq);
 int lnet_ping_info_check(void *buf, unsigned int len);
 int lnet_ping(struct lnet_process_id id, lnet_nid_t src, int timeout_ms,
@@ -342,7 +341,5 @@ int lnet_ni_credit_state(struct lnet_ni *ni, int *credits, int *min_credits,
 int lnet_peer_credit_state(lnet_nid_t nid, int *credits, int *min_credits,
 			   int *queued);
 unsigned int lnet_peer_count(void);
-/* seconds a peer no message uses stays in the table */
-extern unsigned int lnet_peer_idle;
 
 #endif /* _LINUX_LNET_LIB_LNET_H */

@@ -318,7 +318,6 @@ struct lnet_peer {
 	struct lnet_ni		*ni;
 
 	/* net_lock */
-	unsigned long		last_used;	/* jiffies of the last lookup */
 	int			max_tx_credits;
 	int			tx_credits;
 	int			min_tx_credits;
@@ -385,8 +384,6 @@ struct lnet_ping_target {
 	struct lnet_ping_buffer	*cur;		/* api_mutex */
 	struct lnet_handle_eq	eqh;
 	u32			seq;
-	atomic_t		nbufs;		/* posted, not yet freed */
-	wait_queue_head_t	freed;		/* @nbufs went down */
 };
 
 struct lnet_core {
@@ -408,7 +405,6 @@ struct lnet_core {
 	struct lnet_htable	peers;
 	struct list_head	peer_list;	/* every peer in @peers; RCU readers */
 	unsigned int		npeers;		/* on @peer_list */
-	unsigned long		peer_reap_next;	/* jiffies: next idle scan */
 
 	/* module lifetime, so handle sequences survive bring-ups */
 	struct lnet_portal	*portals;
