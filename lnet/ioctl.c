@@ -40,8 +40,8 @@
  * Serialization: configuration commands take lnet_config_mutex, which
  * nests outside lnet_core.api_mutex (the core takes that one itself) and
  * also guards the "configured" reference below. Reads use RCU (the NI
- * list), api_mutex (the route table) or net_lock briefly (the peer table,
- * as the core's debugfs does); PING_PEER holds a reference on LNet, not a
+ * list and the peer list, net_lock only to copy one peer), api_mutex (the
+ * route table); PING_PEER holds a reference on LNet, not a
  * mutex, while it waits for the reply.
  *
  * The "configured" reference: CONFIGURE (and config_on_load=1) take one
@@ -582,6 +582,10 @@ static int lnet_ioc_get_ni_health(struct lnet_ioc_ctx *ctx)
  * NID with one NI. Its state is not tracked (NA). The index walks the
  * peers in the order they were made; peers coming or going between two
  * calls may be missed or seen twice, as with any index-based listing.
+ *
+ * Anyone may list the peers, and a full listing costs a walk per entry:
+ * the walk is under RCU, and net_lock (which the send path takes with BH
+ * off) is held only to copy the one peer found.
  */
 static int lnet_ioc_get_peer_ni(struct lnet_ioc_ctx *ctx)
 {
@@ -594,25 +598,28 @@ static int lnet_ioc_get_peer_ni(struct lnet_ioc_ctx *ctx)
 
 	memset((void *)p + sizeof(p->pni_hdr), 0, sizeof(*p) - sizeof(p->pni_hdr));
 	p->pni_index = index;
-	spin_lock_bh(&lnet_core.net_lock);
-	list_for_each_entry(peer, &lnet_core.peer_list, list) {
+	rcu_read_lock();
+	list_for_each_entry_rcu(peer, &lnet_core.peer_list, list) {
 		if (i++ != index)
 			continue;
 		p->pni_primary_nid = peer->nid;
 		p->pni_nid = peer->nid;
 		p->pni_ni_state = LNET_IOCTL_PEER_NI_NA;
+		p->pni_health_value = 1000;
+		spin_lock_bh(&lnet_core.net_lock);
 		p->pni_max_tx_credits = peer->max_tx_credits;
 		p->pni_available_tx_credits = peer->tx_credits;
 		p->pni_min_tx_credits = peer->min_tx_credits;
+		/* empty once unhashed: lnet_peers_del_ni() took the queue */
 		list_for_each_entry(msg, &peer->tx_queue, list)
 			p->pni_tx_q_num_of_buf++;
 		p->pni_refcount = kref_read(&peer->kref);
-		p->pni_health_value = 1000;
 		p->pni_stats.ms_send_count = peer->send_count;
+		spin_unlock_bh(&lnet_core.net_lock);
 		rc = 0;
 		break;
 	}
-	spin_unlock_bh(&lnet_core.net_lock);
+	rcu_read_unlock();
 	return rc;
 }
 

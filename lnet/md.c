@@ -19,6 +19,7 @@
 #include <linux/delay.h>
 #include <linux/log2.h>
 #include <linux/percpu.h>
+#include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/lnet/lib-lnet.h>
 #include <linux/lnet/test-export.h>
@@ -50,7 +51,7 @@ int lnet_md_slots_init(void)
 					   "lnet_md_slot");
 		INIT_LIST_HEAD(&slot->events);
 		INIT_LIST_HEAD(&slot->mds);
-		slot->next_seq = 1;
+		slot->next_seq = get_random_u32();
 		slot->index = i;
 		rc = lnet_htable_init(&slot->handles, &slot->lock);
 		if (rc) {
@@ -150,13 +151,32 @@ struct lnet_libmd *lnet_md_build(const struct lnet_md *umd,
 	if (unlink == LNET_UNLINK)
 		md->flags = LNET_MD_FL_AUTO_UNLINK;
 	INIT_LIST_HEAD(&md->unlink_ev.link);
+	INIT_LIST_HEAD(&md->expects);
 	return md;
 }
 
 /* Free an MD that never got an event in flight (or whose last one is done). */
 void lnet_md_free(struct lnet_libmd *md)
 {
+	struct lnet_md_expect *exp, *tmp;
+
+	/* ACKs and REPLYs that never came */
+	list_for_each_entry_safe(exp, tmp, &md->expects, link)
+		kfree(exp);
 	kfree(md);
+}
+
+/* The first ACK or REPLY (@type) @md waits for from @peer, or NULL. */
+static struct lnet_md_expect *lnet_md_expect_find(struct lnet_libmd *md,
+						  u32 type, lnet_nid_t peer)
+{
+	struct lnet_md_expect *exp;
+
+	lockdep_assert_held(&md->slot->lock);
+	list_for_each_entry(exp, &md->expects, link)
+		if (exp->type == type && exp->peer == peer)
+			return exp;
+	return NULL;
 }
 
 /* Undo lnet_md_build() for an MD that was never hashed. */
@@ -174,7 +194,13 @@ int lnet_md_slot_insert(struct lnet_md_slot *slot, struct lnet_libmd *md)
 	int rc;
 
 	lockdep_assert_held(&slot->lock);
-	cookie = lnet_cookie_make(slot->next_seq++, slot->index,
+	/*
+	 * Random steps: a peer that saw one of our wire handles cannot name
+	 * the next MD. (What protects an MD is its expectation list; this
+	 * only makes guessing harder.)
+	 */
+	slot->next_seq += 1 + (get_random_u32() & 0xff);
+	cookie = lnet_cookie_make(slot->next_seq, slot->index,
 				  lnet_core.md_slot_bits, LNET_COOKIE_MD);
 	rc = lnet_htable_add(&slot->handles, &md->handle, cookie);
 	if (rc)
@@ -338,6 +364,31 @@ bool lnet_md_unlink(struct lnet_libmd *md)
 }
 
 /*
+ * @msg, a PUT asking for an ACK or a GET, failed: no answer is coming, so
+ * @md stops waiting for one (one of those waited for from that peer).
+ */
+static void lnet_md_expect_cancel(struct lnet_libmd *md,
+				  const struct lnet_msg *msg)
+{
+	const struct lnet_hdr *hdr = &msg->hdr;
+	struct lnet_md_expect *exp;
+	u32 type;
+
+	if (hdr->type == LNET_MSG_GET)
+		type = LNET_MSG_REPLY;
+	else if (hdr->type == LNET_MSG_PUT &&
+		 !lnet_wire_handle_is_none(&hdr->msg.put.ack_wmd))
+		type = LNET_MSG_ACK;
+	else
+		return;
+	exp = lnet_md_expect_find(md, type, hdr->dest_nid);
+	if (exp) {
+		list_del(&exp->link);
+		kfree(exp);
+	}
+}
+
+/*
  * @msg's operation on its MD is over: queue its event (the MD's EQ owns
  * the message from then on) and end the MD if this was its last use.
  */
@@ -351,6 +402,8 @@ void lnet_msg_detach_md(struct lnet_msg *msg, int status)
 	msg->md = NULL;
 	spin_lock_bh(&slot->lock);
 	md->msg_refs--;
+	if (msg->tx && status)
+		lnet_md_expect_cancel(md, msg);
 	explicit = md->flags & LNET_MD_FL_UNLINK_REQ;
 	last = !md->msg_refs &&
 	       (md->flags & (LNET_MD_FL_EXHAUSTED | LNET_MD_FL_UNLINK_REQ));
@@ -386,13 +439,17 @@ void lnet_msg_detach_md(struct lnet_msg *msg, int status)
 }
 
 /*
- * Resolve the wire handle of a REPLY (@reply) or ACK and commit @msg to
- * the MD it names: 0, or -ENOENT/-EMSGSIZE and the message is dropped.
- * Only a bound MD that can still take an operation qualifies.
+ * Resolve the wire handle of a REPLY or ACK (@type) from @src and commit
+ * @msg to the MD it names. Only a bound MD that can still take an
+ * operation and waits for such an answer from @src qualifies: -ENOENT
+ * otherwise, and the MD is untouched. -EPROTO: @rlength (the REPLY's
+ * payload, the length an ACK reports) exceeds what we sent or offered.
  */
 int lnet_md_commit_wire(const struct lnet_handle_wire *wh,
-			struct lnet_msg *msg, unsigned int rlength, bool reply)
+			struct lnet_msg *msg, u32 type, lnet_nid_t src,
+			unsigned int rlength)
 {
+	struct lnet_md_expect *exp = NULL;
 	u64 cookie = wh->wh_object_cookie;
 	struct lnet_md_slot *slot;
 	struct lnet_libmd *md;
@@ -405,27 +462,36 @@ int lnet_md_commit_wire(const struct lnet_handle_wire *wh,
 	slot = lnet_md_slot_of(cookie);
 	spin_lock_bh(&slot->lock);
 	md = lnet_md_lookup(slot, cookie);
-	if (!md || md->me || !lnet_md_active(md)) {
+	if (!md || md->me || !lnet_md_active(md))
 		rc = -ENOENT;
-	} else if (reply && rlength > md->length &&
-		   !(md->umd.options & LNET_MD_TRUNCATE)) {
-		rc = -EMSGSIZE;
-	} else {
+	else
+		exp = lnet_md_expect_find(md, type, src);
+	if (!rc && !exp) {
+		rc = -ENOENT;
+	} else if (exp && rlength > exp->length) {
+		rc = -EPROTO;
+		exp = NULL;
+	} else if (exp) {
+		list_del(&exp->link);
 		msg->offset = 0;
-		msg->wanted = reply ? rlength : 0;
-		msg->len = reply ? min(rlength, md->length) : 0;
+		/* a REPLY fits: the sink offered is never more than the MD */
+		msg->wanted = type == LNET_MSG_REPLY ? rlength : 0;
+		msg->len = msg->wanted;
 		lnet_md_commit(md, msg);
 	}
 	spin_unlock_bh(&slot->lock);
+	kfree(exp);
 	return rc;
 }
 
 /*
  * LNetPut/LNetGet: take one operation of the bound MD @mdh for @msg and
- * return its length in *@length.
+ * return its length in *@length. @exp, if not NULL, is the answer the MD
+ * is to wait for (its type set; the peer and length are filled in here):
+ * the MD owns it on success.
  */
 int lnet_md_take(struct lnet_handle_md mdh, struct lnet_msg *msg,
-		 unsigned int *length)
+		 unsigned int *length, struct lnet_md_expect *exp)
 {
 	struct lnet_md_slot *slot;
 	struct lnet_libmd *md;
@@ -446,6 +512,11 @@ int lnet_md_take(struct lnet_handle_md mdh, struct lnet_msg *msg,
 		*length = md->length;
 		msg->offset = 0;
 		lnet_md_commit(md, msg);
+		if (exp) {
+			exp->peer = msg->hdr.dest_nid;
+			exp->length = md->length;
+			list_add_tail(&exp->link, &md->expects);
+		}
 	}
 	spin_unlock_bh(&slot->lock);
 	return rc;

@@ -170,15 +170,18 @@ static struct lnet_msg *lnet_msg_new(lnet_nid_t self,
 /*
  * What LNetPut() and LNetGet() share: the argument checks, a new message
  * of @type to @target, and one operation taken from the bound MD @mdh
- * (@len as for lnet_md_take()). NULL with *@rc set on failure.
+ * (@len as for lnet_md_take()), which then waits for the answer (the
+ * ACK of a PUT, the REPLY of a GET) from @target if @answer. NULL with
+ * *@rc set on failure.
  */
 static struct lnet_msg *lnet_msg_from_md(lnet_nid_t self,
 					 struct lnet_handle_md mdh,
 					 struct lnet_process_id target,
 					 unsigned int portal,
-					 enum lnet_msg_type type,
+					 enum lnet_msg_type type, bool answer,
 					 unsigned int *len, int *rc)
 {
+	struct lnet_md_expect *exp = NULL;
 	struct lnet_msg *msg;
 
 	if (!lnet_is_running()) {
@@ -193,11 +196,23 @@ static struct lnet_msg *lnet_msg_from_md(lnet_nid_t self,
 		*rc = -ENOENT;
 		return NULL;
 	}
+	if (answer) {
+		exp = kmalloc(sizeof(*exp), GFP_NOFS);
+		if (!exp) {
+			*rc = -ENOMEM;
+			return NULL;
+		}
+		exp->type = type == LNET_MSG_GET ? LNET_MSG_REPLY :
+						   LNET_MSG_ACK;
+	}
 	msg = lnet_msg_new(self, target, type, rc);
-	if (!msg)
+	if (!msg) {
+		kfree(exp);
 		return NULL;
-	*rc = lnet_md_take(mdh, msg, len);
+	}
+	*rc = lnet_md_take(mdh, msg, len, exp);
 	if (*rc) {
+		kfree(exp);
 		lnet_msg_free(msg);
 		return NULL;
 	}
@@ -230,8 +245,8 @@ int LNetPut(lnet_nid_t self, struct lnet_handle_md mdh, enum lnet_ack_req ack,
 	struct lnet_msg *msg;
 	int rc;
 
-	msg = lnet_msg_from_md(self, mdh, target, portal, LNET_MSG_PUT, &len,
-			       &rc);
+	msg = lnet_msg_from_md(self, mdh, target, portal, LNET_MSG_PUT,
+			       ack == LNET_ACK_REQ, &len, &rc);
 	if (!msg)
 		return rc;
 	msg->len = len;
@@ -274,8 +289,8 @@ int LNetGet(lnet_nid_t self, struct lnet_handle_md mdh,
 	struct lnet_msg *msg;
 	int rc;
 
-	msg = lnet_msg_from_md(self, mdh, target, portal, LNET_MSG_GET, &sink,
-			       &rc);
+	msg = lnet_msg_from_md(self, mdh, target, portal, LNET_MSG_GET, true,
+			       &sink, &rc);
 	if (!msg)
 		return rc;
 	msg->len = 0;		/* a GET carries no payload */
@@ -470,26 +485,45 @@ static void lnet_parse_get(struct lnet_msg *msg)
 	lnet_msg_launch(msg);
 }
 
-static void lnet_parse_reply(struct lnet_msg *msg)
+/*
+ * A REPLY or ACK answers a request we sent: only the MD that waits for it
+ * from this peer takes it. -EPROTO: it claims more data than the request
+ * offered (lnet_parse() then fails and @msg is the caller's).
+ */
+static int lnet_parse_reply(struct lnet_msg *msg)
 {
-	if (lnet_md_commit_wire(&msg->hdr.msg.reply.dst_wmd, msg,
-				msg->hdr.payload_length, true)) {
-		lnet_drop_msg(msg, "REPLY to no MD");
-		return;
+	int rc;
+
+	rc = lnet_md_commit_wire(&msg->hdr.msg.reply.dst_wmd, msg,
+				 LNET_MSG_REPLY, msg->hdr.src_nid,
+				 msg->hdr.payload_length);
+	if (rc == -EPROTO)
+		return rc;
+	if (rc) {
+		lnet_drop_msg(msg, "REPLY to no MD waiting for it");
+		return 0;
 	}
 	lnet_msg_ev_rx(msg, LNET_EVENT_REPLY);
 	lnet_ni_recv(msg->ni, msg->private, msg, false, msg->len,
 		     msg->wanted);
+	return 0;
 }
 
-static void lnet_parse_ack(struct lnet_msg *msg)
+static int lnet_parse_ack(struct lnet_msg *msg)
 {
-	if (lnet_md_commit_wire(&msg->hdr.msg.ack.dst_wmd, msg, 0, false)) {
-		lnet_drop_msg(msg, "ACK to no MD");
-		return;
+	int rc;
+
+	rc = lnet_md_commit_wire(&msg->hdr.msg.ack.dst_wmd, msg, LNET_MSG_ACK,
+				 msg->hdr.src_nid, msg->hdr.msg.ack.mlength);
+	if (rc == -EPROTO)
+		return rc;
+	if (rc) {
+		lnet_drop_msg(msg, "ACK to no MD waiting for it");
+		return 0;
 	}
 	lnet_msg_ev_rx(msg, LNET_EVENT_ACK);
 	lnet_ni_recv(msg->ni, msg->private, msg, false, 0, 0);
+	return 0;
 }
 
 /*
@@ -544,11 +578,36 @@ static void lnet_parse_error(struct lnet_ni *ni, const struct lnet_hdr *hdr,
 			    lnet_nid2str(hdr->dest_nid, dst, sizeof(dst)));
 }
 
+/*
+ * A sender on @ni's own net talks to us directly, so the NID its header
+ * claims must be the one the LND authenticated (@from): answers, events'
+ * initiators and new peers all follow the header's NID. A source on
+ * another net came through a router and cannot be checked here. The
+ * loopback NI carries any local NID.
+ */
+static bool lnet_parse_spoofed(struct lnet_ni *ni, const struct lnet_hdr *hdr,
+			       lnet_nid_t from)
+{
+	char me[LNET_NIDSTR_SIZE], src[LNET_NIDSTR_SIZE], hsrc[LNET_NIDSTR_SIZE];
+
+	if (ni == lnet_core.lo_ni || hdr->src_nid == from ||
+	    LNET_NIDNET(hdr->src_nid) != LNET_NIDNET(ni->nid))
+		return false;
+	lnet_counter_add(errors, 1);
+	pr_warn_ratelimited("%s: message from %s claims to be from %s: dropped\n",
+			    lnet_nid2str(ni->nid, me, sizeof(me)),
+			    lnet_nid2str(from, src, sizeof(src)),
+			    lnet_nid2str(hdr->src_nid, hsrc, sizeof(hsrc)));
+	return true;
+}
+
 /**
  * lnet_parse() - hand a received header to LNet
  * @ni: the NI it arrived on
  * @hdr: the header, in host order
- * @from: the LND-level peer that sent it
+ * @from: the LND-level peer that sent it: the NID the LND authenticated
+ *	for the connection. A message from @ni's net whose header names
+ *	another source is dropped.
  * @private: the LND's context for this message
  * @rdma_req: the LND will RDMA a GET's REPLY itself (o2iblnd GET_REQ)
  *
@@ -587,6 +646,11 @@ int lnet_parse(struct lnet_ni *ni, const struct lnet_hdr *hdr,
 			     "not for this node");
 		return 0;
 	}
+	if (lnet_parse_spoofed(ni, hdr, from)) {
+		lnet_drop_rx(ni, private, hdr->payload_length, false,
+			     "source NID is not the sender");
+		return 0;
+	}
 
 	msg = lnet_msg_alloc(GFP_NOFS);
 	if (!msg) {
@@ -609,11 +673,17 @@ int lnet_parse(struct lnet_ni *ni, const struct lnet_hdr *hdr,
 		lnet_parse_get(msg);
 		break;
 	case LNET_MSG_REPLY:
-		lnet_parse_reply(msg);
+		rc = lnet_parse_reply(msg);
 		break;
 	default:
-		lnet_parse_ack(msg);
+		rc = lnet_parse_ack(msg);
 		break;
+	}
+	if (rc < 0) {
+		/* nothing took @msg: the LND closes the connection */
+		lnet_parse_error(ni, hdr, from);
+		lnet_msg_free(msg);
+		return rc;
 	}
 	return 0;
 }

@@ -143,7 +143,8 @@ struct lnet_msg *lnet_create_reply_msg(struct lnet_ni *ni,
 	if (!msg)
 		return NULL;
 	if (lnet_md_commit_wire(&ghdr->msg.get.return_wmd, msg,
-				ghdr->msg.get.sink_length, true)) {
+				LNET_MSG_REPLY, ghdr->dest_nid,
+				ghdr->msg.get.sink_length)) {
 		lnet_msg_free(msg);
 		return NULL;
 	}
@@ -155,8 +156,8 @@ struct lnet_msg *lnet_create_reply_msg(struct lnet_ni *ni,
 	msg->hdr.src_pid = ghdr->dest_pid;
 	msg->hdr.dest_nid = ghdr->src_nid;
 	msg->hdr.dest_pid = ghdr->src_pid;
+	/* ->wanted keeps the sink offered, which bounds the REPLY */
 	msg->len = 0;		/* until lnet_set_reply_msg_len() */
-	msg->wanted = 0;
 
 	ev = &msg->ev.ev;
 	ev->type = LNET_EVENT_REPLY;
@@ -173,13 +174,25 @@ EXPORT_SYMBOL_GPL(lnet_create_reply_msg);
  * lnet_set_reply_msg_len() - how much data the REPLY brought
  * @ni: the NI
  * @reply: from lnet_create_reply_msg()
- * @len: bytes written into the sink
+ * @len: bytes written into the sink, as the peer reports them
+ *
+ * Call once. A peer claiming more than the sink the GET offered breaks the
+ * protocol: the REPLY is cut to the sink and -EPROTO returned, and the LND
+ * then finalizes @reply with that error (and drops the connection).
+ *
+ * Return: 0, -EPROTO (@len exceeds the sink) or -EINVAL (wrong NI).
  */
-void lnet_set_reply_msg_len(struct lnet_ni *ni, struct lnet_msg *reply,
-			    unsigned int len)
+int lnet_set_reply_msg_len(struct lnet_ni *ni, struct lnet_msg *reply,
+			   unsigned int len)
 {
+	int rc = 0;
+
 	if (WARN_ON_ONCE(reply->ni != ni))
-		return;
+		return -EINVAL;
+	if (len > reply->wanted) {
+		len = reply->wanted;
+		rc = -EPROTO;
+	}
 	reply->len = len;
 	reply->wanted = len;
 	reply->hdr.payload_length = len;
@@ -190,5 +203,6 @@ void lnet_set_reply_msg_len(struct lnet_ni *ni, struct lnet_msg *reply,
 	lnet_ni_stat_add(ni, recv_length, len);
 	lnet_counter_add(recv_count, 1);
 	lnet_counter_add(recv_length, len);
+	return rc;
 }
 EXPORT_SYMBOL_GPL(lnet_set_reply_msg_len);

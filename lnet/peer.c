@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Peers: the nodes we send to, one per NID, hashed by NID under
- * lnet_core.net_lock. The table holds a reference, and so does every
+ * lnet_core.net_lock; the list of them can also be walked under RCU. The table holds a reference, and so does every
  * message being sent to the peer. A peer belongs to the NI it is reached
  * through and is removed when that NI goes down.
  */
@@ -14,6 +14,7 @@
 int lnet_peers_init(void)
 {
 	INIT_LIST_HEAD(&lnet_core.peer_list);
+	lnet_core.npeers = 0;
 	return lnet_htable_init(&lnet_core.peers, &lnet_core.net_lock);
 }
 
@@ -24,7 +25,10 @@ void lnet_peers_fini(void)
 
 static void lnet_peer_release(struct kref *kref)
 {
-	kfree(container_of(kref, struct lnet_peer, kref));
+	struct lnet_peer *peer = container_of(kref, struct lnet_peer, kref);
+
+	/* a GET_PEER_NI walk under RCU may still be looking at it */
+	kfree_rcu(peer, rcu);
 }
 
 void lnet_peer_put(struct lnet_peer *peer)
@@ -37,6 +41,16 @@ static struct lnet_peer *lnet_peer_find_locked(lnet_nid_t nid)
 	struct lnet_hnode *n = lnet_htable_find(&lnet_core.peers, nid);
 
 	return n ? container_of(n, struct lnet_peer, hnode) : NULL;
+}
+
+static void lnet_peer_unhash(struct lnet_peer *peer)
+{
+	lockdep_assert_held(&lnet_core.net_lock);
+	lnet_htable_del(&lnet_core.peers, &peer->hnode);
+	list_del_rcu(&peer->list);
+	lnet_core.npeers--;
+	/* messages sending to it keep it until they are freed */
+	lnet_peer_put(peer);
 }
 
 /* The peer @nid on @ni, created if need be; a reference for the caller. */
@@ -67,7 +81,8 @@ struct lnet_peer *lnet_peer_get(struct lnet_ni *ni, lnet_nid_t nid, gfp_t gfp)
 	peer = lnet_peer_find_locked(nid);
 	if (!peer && ni->state == LNET_NI_STATE_UP &&
 	    !lnet_htable_add(&lnet_core.peers, &new->hnode, nid)) {
-		list_add_tail(&new->list, &lnet_core.peer_list);
+		list_add_tail_rcu(&new->list, &lnet_core.peer_list);
+		lnet_core.npeers++;
 		peer = new;
 		new = NULL;
 	}
@@ -91,12 +106,21 @@ void lnet_peers_del_ni(struct lnet_ni *ni, struct list_head *queued)
 		if (peer->ni != ni)
 			continue;
 		list_splice_tail_init(&peer->tx_queue, queued);
-		lnet_htable_del(&lnet_core.peers, &peer->hnode);
-		list_del(&peer->list);
-		/* messages sending to it keep it until they are freed */
-		lnet_peer_put(peer);
+		lnet_peer_unhash(peer);
 	}
 }
+
+/* How many peers the table holds. */
+unsigned int lnet_peer_count(void)
+{
+	unsigned int n;
+
+	spin_lock_bh(&lnet_core.net_lock);
+	n = lnet_core.npeers;
+	spin_unlock_bh(&lnet_core.net_lock);
+	return n;
+}
+LNET_EXPORT_FOR_TEST(lnet_peer_count);
 
 int lnet_peer_credit_state(lnet_nid_t nid, int *credits, int *min_credits,
 			   int *queued)

@@ -5,6 +5,7 @@
  * hands back to the LND (recv() calls, REPLY and ACK messages) for valid
  * traffic.
  */
+#include <uapi/linux/lnet/lnet-ioctl.h>
 #include "fake_lnd.h"
 #include "wb_util.h"
 
@@ -535,6 +536,241 @@ static void parse_recv_error(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, fake_take_send(WB_QUIET_MS));
 }
 
+/* Send a GET for @len bytes into a new sink MD; the GET is handed back. */
+static struct lnet_msg *parse_send_get(struct kunit *test, void *sink,
+				       unsigned int len, unsigned int opts,
+				       struct lnet_handle_md *mdh)
+{
+	struct lnet_msg *get;
+
+	*mdh = wb_bind(test, wb_md(sink, len, LNET_MD_THRESH_INF, opts, NULL,
+				   penv(test)->eqh));
+	KUNIT_EXPECT_EQ(test, LNetGet(LNET_NID_ANY, *mdh,
+				      wb_id(PEER, LNET_PID_LUSTRE), 4, 3, 0),
+			0);
+	get = fake_take_send(WB_WAIT_MS);
+	KUNIT_EXPECT_NOT_NULL(test, get);
+	return get;
+}
+
+/*
+ * A REPLY longer than the sink our GET offered breaks the protocol, even
+ * into a truncating MD: lnet_parse() fails it and the sink is untouched.
+ */
+static void parse_reply_longer_than_sink(struct kunit *test)
+{
+	struct parse_env *env = penv(test);
+	u8 *sink = kunit_kzalloc(test, 64, GFP_KERNEL);
+	struct lnet_handle_md mdh;
+	struct lnet_msg *get;
+	struct lnet_event ev;
+	struct lnet_hdr hdr;
+
+	KUNIT_ASSERT_NOT_NULL(test, sink);
+	get = parse_send_get(test, sink, 48, LNET_MD_TRUNCATE, &mdh);
+	KUNIT_ASSERT_NOT_NULL(test, get);
+	fake_hdr(&hdr, LNET_MSG_REPLY, 0, PEER, 49);
+	hdr.msg.reply.dst_wmd = get->hdr.msg.get.return_wmd;
+	fake_done(get, 0);
+	wb_wait(test, env->eqh, LNET_EVENT_SEND, &ev);
+	expect_proto(test, &hdr, false);
+	wb_quiet(test, env->eqh);
+	KUNIT_EXPECT_PTR_EQ(test, memchr_inv(sink, 0, 64), NULL);
+
+	/* the MD still waits for its REPLY */
+	hdr.payload_length = 40;
+	KUNIT_ASSERT_EQ(test, parse(&hdr, 0, false), 0);
+	KUNIT_EXPECT_EQ(test, fake.last_recv.mlen, 40U);
+	wb_wait(test, env->eqh, LNET_EVENT_REPLY, &ev);
+	KUNIT_EXPECT_EQ(test, ev.mlength, 40U);
+	KUNIT_EXPECT_EQ(test, ev.rlength, 40U);
+	KUNIT_EXPECT_EQ(test, LNetMDUnlink(mdh), 0);
+}
+
+/* The same for a REPLY an LND RDMAs itself: it is cut to the sink. */
+static void parse_lnd_reply_longer_than_sink(struct kunit *test)
+{
+	struct parse_env *env = penv(test);
+	u8 *sink = kunit_kzalloc(test, 64, GFP_KERNEL);
+	struct lnet_handle_md mdh;
+	struct lnet_msg *get, *reply;
+	struct lnet_event ev;
+
+	KUNIT_ASSERT_NOT_NULL(test, sink);
+	get = parse_send_get(test, sink, 32, 0, &mdh);
+	KUNIT_ASSERT_NOT_NULL(test, get);
+	reply = lnet_create_reply_msg(fake.ni[0], get);
+	KUNIT_ASSERT_NOT_NULL(test, reply);
+	fake_done(get, 0);
+	wb_wait(test, env->eqh, LNET_EVENT_SEND, &ev);
+	KUNIT_EXPECT_EQ(test, lnet_set_reply_msg_len(fake.ni[0], reply, 4096),
+			-EPROTO);
+	lnet_finalize(reply, -EPROTO);
+	wb_wait(test, env->eqh, LNET_EVENT_REPLY, &ev);
+	KUNIT_EXPECT_EQ(test, ev.status, -EPROTO);
+	KUNIT_EXPECT_LE(test, ev.mlength, 32U);
+	KUNIT_EXPECT_LE(test, ev.rlength, 32U);
+	KUNIT_EXPECT_EQ(test, LNetMDUnlink(mdh), 0);
+}
+
+/*
+ * A bound MD takes only the answer it waits for, from the peer it asked:
+ * not a REPLY into a PUT source, not an ACK into a GET sink, nothing from
+ * another peer. Each is dropped with the MD untouched.
+ */
+static void parse_answer_from_wrong_peer_or_kind(struct kunit *test)
+{
+	struct parse_env *env = penv(test);
+	u8 *sink = kunit_kzalloc(test, 64, GFP_KERNEL);
+	struct lnet_handle_wire ack_wmd, reply_wmd;
+	struct lnet_handle_md getmd, putmd;
+	struct lnet_msg *get, *put;
+	struct lnet_event ev;
+	struct lnet_hdr hdr;
+
+	KUNIT_ASSERT_NOT_NULL(test, sink);
+	get = parse_send_get(test, sink, 32, 0, &getmd);
+	KUNIT_ASSERT_NOT_NULL(test, get);
+	reply_wmd = get->hdr.msg.get.return_wmd;
+	fake_done(get, 0);
+	wb_wait(test, env->eqh, LNET_EVENT_SEND, &ev);
+
+	putmd = wb_bind(test, wb_md(sink + 32, 32, LNET_MD_THRESH_INF, 0,
+				    NULL, env->eqh));
+	KUNIT_ASSERT_EQ(test, LNetPut(LNET_NID_ANY, putmd, LNET_ACK_REQ,
+				      wb_id(PEER, LNET_PID_LUSTRE), 4, 9, 0,
+				      0), 0);
+	put = fake_take_send(WB_WAIT_MS);
+	KUNIT_ASSERT_NOT_NULL(test, put);
+	ack_wmd = put->hdr.msg.put.ack_wmd;
+	fake_done(put, 0);
+	wb_wait(test, env->eqh, LNET_EVENT_SEND, &ev);
+
+	/* the right kind from another peer */
+	fake_hdr(&hdr, LNET_MSG_REPLY, 0, FAKE_PEER(0, 2), 32);
+	hdr.msg.reply.dst_wmd = reply_wmd;
+	expect_drop(test, &hdr);
+	fake_hdr(&hdr, LNET_MSG_ACK, 0, FAKE_PEER(0, 2), 0);
+	hdr.msg.ack.dst_wmd = ack_wmd;
+	expect_drop(test, &hdr);
+	/* the wrong kind from the right peer */
+	fake_hdr(&hdr, LNET_MSG_REPLY, 0, PEER, 32);
+	hdr.msg.reply.dst_wmd = ack_wmd;
+	expect_drop(test, &hdr);
+	fake_hdr(&hdr, LNET_MSG_ACK, 0, PEER, 0);
+	hdr.msg.ack.dst_wmd = reply_wmd;
+	expect_drop(test, &hdr);
+	wb_quiet(test, env->eqh);
+	KUNIT_EXPECT_PTR_EQ(test, memchr_inv(sink, 0, 64), NULL);
+
+	/* the answers waited for still land, once each */
+	fake_hdr(&hdr, LNET_MSG_REPLY, 0, PEER, 32);
+	hdr.msg.reply.dst_wmd = reply_wmd;
+	KUNIT_ASSERT_EQ(test, parse(&hdr, 0, false), 0);
+	wb_wait(test, env->eqh, LNET_EVENT_REPLY, &ev);
+	KUNIT_EXPECT_EQ(test, memcmp(sink, env->data, 32), 0);
+	expect_drop(test, &hdr);
+	fake_hdr(&hdr, LNET_MSG_ACK, 0, PEER, 0);
+	hdr.msg.ack.dst_wmd = ack_wmd;
+	hdr.msg.ack.mlength = 32;
+	KUNIT_ASSERT_EQ(test, parse(&hdr, 0, false), 0);
+	wb_wait(test, env->eqh, LNET_EVENT_ACK, &ev);
+	KUNIT_EXPECT_EQ(test, ev.mlength, 32U);
+	expect_drop(test, &hdr);
+	wb_quiet(test, env->eqh);
+	KUNIT_EXPECT_EQ(test, LNetMDUnlink(getmd), 0);
+	KUNIT_EXPECT_EQ(test, LNetMDUnlink(putmd), 0);
+}
+
+/*
+ * A peer on our net naming another NID as the source is dropped before
+ * anything follows that NID (no event, no ACK, no peer). A source on
+ * another net is what a router forwards, and passes.
+ */
+static void parse_spoofed_source(struct kunit *test)
+{
+	struct parse_env *env = penv(test);
+	u8 *buf = kunit_kzalloc(test, 64, GFP_KERNEL);
+	lnet_nid_t fake_src = FAKE_PEER(0, 66);
+	unsigned int nnull = fake.nrecv_null, nsend = fake.nsend;
+	struct lnet_event ev;
+	struct lnet_hdr hdr;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	fake.send_mode = FAKE_SEND_COMPLETE;
+	parse_post(test, 12, buf, 64, LNET_MD_OP_PUT);
+	fake_hdr(&hdr, LNET_MSG_PUT, 0, fake_src, 16);
+	hdr.msg.put.ptl_index = PT;
+	hdr.msg.put.match_bits = 12;
+	hdr.msg.put.ack_wmd.wh_object_cookie = 5;
+	KUNIT_ASSERT_EQ(test, lnet_parse(fake.ni[0], &hdr, PEER, PRIV, false),
+			0);
+	KUNIT_EXPECT_EQ(test, fake.nrecv_null, nnull + 1);
+	KUNIT_EXPECT_EQ(test, fake.last_recv.rlen, 16U);
+	wb_quiet(test, env->eqh);
+	KUNIT_EXPECT_EQ(test, fake.nsend, nsend);
+	KUNIT_EXPECT_EQ(test, lnet_peer_credit_state(fake_src, &i, &i, &i),
+			-ENOENT);
+	KUNIT_EXPECT_PTR_EQ(test, memchr_inv(buf, 0, 64), NULL);
+
+	/* routed: the source's net is not the NI's */
+	hdr.src_nid = LNET_MKNID(LNET_MKNET(FAKE_LND_TYPE, 9), 5);
+	hdr.msg.put.ack_wmd = LNET_WIRE_HANDLE_NONE;
+	KUNIT_ASSERT_EQ(test, lnet_parse(fake.ni[0], &hdr, PEER, PRIV, false),
+			0);
+	wb_wait(test, env->eqh, LNET_EVENT_PUT, &ev);
+	KUNIT_EXPECT_EQ(test, ev.initiator.nid, hdr.src_nid);
+}
+
+/*
+ * GET_PEER_NI, open to anyone, lists every peer by index; the walk is
+ * under RCU with net_lock held for one peer only (lockdep checks the
+ * nesting here).
+ */
+static void parse_peer_listing(struct kunit *test)
+{
+	struct parse_env *env = penv(test);
+	struct lnet_ioctl_peer_ni *p;
+	unsigned int i, found = 0;
+	struct lnet_handle_md mdh;
+	struct lnet_event ev;
+	u8 *buf;
+
+	p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	buf = kunit_kzalloc(test, 8, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	fake.send_mode = FAKE_SEND_COMPLETE;
+	mdh = wb_bind(test, wb_md(buf, 8, LNET_MD_THRESH_INF, 0, NULL,
+				  env->eqh));
+	for (i = 0; i < 8; i++) {
+		KUNIT_ASSERT_EQ(test, LNetPut(LNET_NID_ANY, mdh, LNET_NOACK_REQ,
+					      wb_id(FAKE_PEER(0, 500 + i),
+						    LNET_PID_LUSTRE),
+					      4, 0, 0, 0), 0);
+		wb_wait(test, env->eqh, LNET_EVENT_SEND, &ev);
+	}
+	for (i = 0; i < 1000; i++) {
+		memset(p, 0, sizeof(*p));
+		p->pni_hdr.ioc_len = sizeof(*p);
+		p->pni_hdr.ioc_version = LNET_IOCTL_VERSION2;
+		p->pni_index = i;
+		if (LNetCtl(LNET_IOC_GET_PEER_NI, p))
+			break;
+		KUNIT_EXPECT_EQ(test, p->pni_nid, p->pni_primary_nid);
+		if (p->pni_nid >= FAKE_PEER(0, 500) &&
+		    p->pni_nid < FAKE_PEER(0, 508)) {
+			found++;
+			KUNIT_EXPECT_EQ(test, p->pni_available_tx_credits,
+					p->pni_max_tx_credits);
+		}
+	}
+	KUNIT_EXPECT_EQ(test, i, lnet_peer_count());
+	KUNIT_EXPECT_EQ(test, found, 8U);
+	KUNIT_EXPECT_EQ(test, LNetMDUnlink(mdh), 0);
+}
+
 static struct kunit_case lnet_parse_cases[] = {
 	KUNIT_CASE(parse_payload_rules),
 	KUNIT_CASE(parse_mtu_ok),
@@ -553,6 +789,11 @@ static struct kunit_case lnet_parse_cases[] = {
 	KUNIT_CASE(parse_ack_to_put),
 	KUNIT_CASE(parse_lnd_made_reply),
 	KUNIT_CASE(parse_recv_error),
+	KUNIT_CASE(parse_reply_longer_than_sink),
+	KUNIT_CASE(parse_lnd_reply_longer_than_sink),
+	KUNIT_CASE(parse_answer_from_wrong_peer_or_kind),
+	KUNIT_CASE(parse_spoofed_source),
+	KUNIT_CASE(parse_peer_listing),
 	{}
 };
 

@@ -120,9 +120,10 @@ bool lnet_md_slot_queue(struct lnet_md_slot *slot, struct lnet_ev_item *item);
 void lnet_md_slot_deliver(struct lnet_md_slot *slot);
 void lnet_msg_detach_md(struct lnet_msg *msg, int status);
 int lnet_md_commit_wire(const struct lnet_handle_wire *wh,
-			struct lnet_msg *msg, unsigned int rlength, bool reply);
+			struct lnet_msg *msg, u32 type, lnet_nid_t src,
+			unsigned int rlength);
 int lnet_md_take(struct lnet_handle_md mdh, struct lnet_msg *msg,
-		 unsigned int *length);
+		 unsigned int *length, struct lnet_md_expect *exp);
 void lnet_md_slots_quiesce(void);
 unsigned int lnet_md_cleanup(void);
 
@@ -344,5 +345,6 @@ int lnet_ni_credit_state(struct lnet_ni *ni, int *credits, int *min_credits,
 			 int *queued);
 int lnet_peer_credit_state(lnet_nid_t nid, int *credits, int *min_credits,
 			   int *queued);
+unsigned int lnet_peer_count(void);
 
 #endif /* _LINUX_LNET_LIB_LNET_H */

@@ -155,6 +155,19 @@ struct lnet_ev_item {
 #define LNET_MD_FL_UNLINK_REQ	0x4	/* LNetMDUnlink: UNLINK when idle */
 #define LNET_MD_FL_HASHED	0x8	/* in its slot's handle table */
 
+/*
+ * What a bound MD waits for: the ACK of a PUT or the REPLY of a GET it
+ * sourced, from the peer that request went to. Anything else naming the
+ * MD's wire handle is dropped, so a cookie alone lets no one write into
+ * the MD or use up its operations.
+ */
+struct lnet_md_expect {
+	struct list_head	link;		/* md->expects */
+	lnet_nid_t		peer;		/* the request's destination */
+	u32			type;		/* LNET_MSG_ACK or LNET_MSG_REPLY */
+	unsigned int		length;		/* bytes sent, or the sink */
+};
+
 struct lnet_libmd {
 	struct lnet_hnode	handle;		/* slot->handles, key: cookie */
 	struct list_head	slot_link;	/* slot->mds */
@@ -168,6 +181,7 @@ struct lnet_libmd {
 	unsigned int		msg_refs;	/* messages in flight */
 	unsigned int		offset;		/* locally managed offset */
 	struct lnet_md		umd;		/* .threshold is live */
+	struct list_head	expects;	/* struct lnet_md_expect */
 
 	unsigned int		length;		/* bytes */
 	unsigned int		niov;		/* 0: contiguous (@kvec) */
@@ -301,8 +315,9 @@ struct lnet_ni {
 
 struct lnet_peer {
 	struct lnet_hnode	hnode;		/* lnet_core.peers, key: nid */
-	struct list_head	list;		/* lnet_core.peer_list */
+	struct list_head	list;		/* lnet_core.peer_list (RCU) */
 	struct kref		kref;
+	struct rcu_head		rcu;		/* freed after readers of @list */
 	lnet_nid_t		nid;
 	struct lnet_ni		*ni;
 
@@ -395,7 +410,8 @@ struct lnet_core {
 	struct lnet_ni		*lo_ni;
 	unsigned int		nni;
 	struct lnet_htable	peers;
-	struct list_head	peer_list;	/* every peer in @peers */
+	struct list_head	peer_list;	/* every peer in @peers; RCU readers */
+	unsigned int		npeers;		/* on @peer_list */
 
 	/* module lifetime, so handle sequences survive bring-ups */
 	struct lnet_portal	*portals;

@@ -95,8 +95,8 @@ void lnet_finalize(struct lnet_msg *msg, int status);
 
 struct lnet_msg *lnet_create_reply_msg(struct lnet_ni *ni,
 				       struct lnet_msg *get_msg);
-void lnet_set_reply_msg_len(struct lnet_ni *ni, struct lnet_msg *reply,
-			    unsigned int len);
+int lnet_set_reply_msg_len(struct lnet_ni *ni, struct lnet_msg *reply,
+			   unsigned int len);
 
 void lnet_msg_iter(const struct lnet_msg *msg, unsigned int dir,
 		   struct iov_iter *iter);
