@@ -13,8 +13,10 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/debugfs.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/lnet/nidstr.h>
 #include "o2iblnd.h"
@@ -218,6 +220,7 @@ static void kib_shutdown(struct lnet_ni *ni)
 	/* every work item of the net's connections has run */
 	flush_workqueue(kib_data.wq);
 	if (net->pd) {
+		kib_pool_close(net);
 		kib_pool_fini(net);
 		ib_dealloc_pd(net->pd);
 	}
@@ -242,6 +245,42 @@ static void kib_notify_peer_down(lnet_nid_t nid)
 	}
 	spin_unlock_bh(&kib_data.nets_lock);
 }
+
+/* ---- /sys/kernel/debug/ko2iblnd ------------------------------------------------ */
+
+static int kib_stats_show(struct seq_file *m, void *v)
+{
+	struct kib_net *net;
+
+	spin_lock_bh(&kib_data.nets_lock);
+	list_for_each_entry(net, &kib_data.nets, list) {
+		const struct kib_stats *st = &net->stats;
+		const char *n = net->ifname;
+
+		seq_printf(m, "%s txs_out %d\n", n, READ_ONCE(net->ntx_out));
+		seq_printf(m, "%s pool_closed %d\n", n,
+			   READ_ONCE(net->pool_closed));
+		seq_printf(m, "%s conns %d\n", n, atomic_read(&net->nconns));
+		seq_printf(m, "%s peers %d\n", n, atomic_read(&net->npeers));
+		seq_printf(m, "%s sinks_registered %lld\n", n,
+			   atomic64_read(&st->sinks_registered));
+		seq_printf(m, "%s sinks_invalidated %lld\n", n,
+			   atomic64_read(&st->sinks_invalidated));
+		seq_printf(m, "%s sinks_deregistered %lld\n", n,
+			   atomic64_read(&st->sinks_deregistered));
+		seq_printf(m, "%s finalized_after_dereg %lld\n", n,
+			   atomic64_read(&st->finalized_after_dereg));
+		seq_printf(m, "%s finalized_mr_live %lld\n", n,
+			   atomic64_read(&st->finalized_mr_live));
+		seq_printf(m, "%s done_nob_rejected %lld\n", n,
+			   atomic64_read(&st->done_nob_rejected));
+		seq_printf(m, "%s sends_refused %lld\n", n,
+			   atomic64_read(&st->sends_refused));
+	}
+	spin_unlock_bh(&kib_data.nets_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(kib_stats);
 
 static struct lnet_lnd kib_lnd = {
 	.owner			= THIS_MODULE,
@@ -268,9 +307,14 @@ static int __init kib_module_init(void)
 	kib_data.wq = alloc_workqueue("ko2iblnd", WQ_MEM_RECLAIM, 0);
 	if (!kib_data.wq)
 		return -ENOMEM;
+	kib_data.debugfs = debugfs_create_dir("ko2iblnd", NULL);
+	debugfs_create_file("stats", 0444, kib_data.debugfs, NULL,
+			    &kib_stats_fops);
 	rc = lnet_register_lnd(&kib_lnd);
-	if (rc)
+	if (rc) {
+		debugfs_remove_recursive(kib_data.debugfs);
 		destroy_workqueue(kib_data.wq);
+	}
 	return rc;
 }
 
@@ -278,6 +322,7 @@ static void __exit kib_module_exit(void)
 {
 	/* no NI of ours can exist: each holds a reference on this module */
 	lnet_unregister_lnd(&kib_lnd);
+	debugfs_remove_recursive(kib_data.debugfs);
 	destroy_workqueue(kib_data.wq);
 }
 

@@ -992,16 +992,20 @@ void kib_net_close_peers(struct kib_net *net, int error)
 
 /*
  * The RDMA device went (rdma link delete): release everything of it. The
+ * NI stays up, so send() goes on being called: senders are stopped first
+ * (kib_send() fails with -ENETDOWN from then on), and the pool and the PD
+ * go only once every tx, a sender's in flight included, is back. The
  * listener id is destroyed last, so rdma_cm's removal waits for us.
  */
 static void kib_dev_work(struct work_struct *work)
 {
 	struct kib_net *net = container_of(work, struct kib_net, dev_work);
 
+	kib_pool_stop(net);
 	kib_net_close_peers(net, -ENODEV);
 	wait_event(kib_data.waitq, !atomic_read(&net->nconns) &&
 		   !atomic_read(&net->npeers));
-	flush_work(&net->stale_work);
+	kib_pool_close(net);
 	kib_pool_fini(net);
 	ib_dealloc_pd(net->pd);
 	net->pd = NULL;

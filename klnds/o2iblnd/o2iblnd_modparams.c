@@ -81,6 +81,17 @@ char *kib_ipif_name = "ib0";
 module_param_named(ipif_name, kib_ipif_name, charp, 0444);
 MODULE_PARM_DESC(ipif_name, "interface of an NI configured without one");
 
+#ifdef LNET_KUNIT
+/* Fault injection for the guest scenarios; test builds only. */
+int kib_test_send_delay_ms;
+module_param_named(test_send_delay_ms, kib_test_send_delay_ms, int, 0644);
+MODULE_PARM_DESC(test_send_delay_ms, "test: send() sleeps this long holding its tx, where it may sleep");
+
+int kib_test_done_extra;
+module_param_named(test_done_extra, kib_test_done_extra, int, 0644);
+MODULE_PARM_DESC(test_done_extra, "test: bytes added to the length our GET_DONE and PUT_DONE claim");
+#endif
+
 #define KIB_IGNORED_INT(name, def, desc)				\
 	static int name = def;						\
 	module_param(name, int, 0444);					\
