@@ -147,6 +147,9 @@ static int kib_startup(struct lnet_ni *ni)
 	spin_lock_init(&net->pool_lock);
 	INIT_LIST_HEAD(&net->free_txs);
 	hash_init(net->peers);
+#ifdef LNET_KUNIT
+	INIT_LIST_HEAD(&net->flood_conns);
+#endif
 	atomic_set(&net->npeers, 0);
 	atomic_set(&net->nconns, 0);
 	/*
@@ -248,13 +251,29 @@ static void kib_notify_peer_down(lnet_nid_t nid)
 
 /* ---- /sys/kernel/debug/ko2iblnd ------------------------------------------------ */
 
+#define KIB_STAT(name)	{ #name, offsetof(struct kib_stats, name) }
+
+static const struct {
+	const char	*name;
+	size_t		offset;
+} kib_stat_fields[] = {
+	KIB_STAT(sinks_registered),
+	KIB_STAT(sinks_invalidated),
+	KIB_STAT(sinks_deregistered),
+	KIB_STAT(finalized_after_dereg),
+	KIB_STAT(finalized_mr_live),
+	KIB_STAT(done_nob_rejected),
+	KIB_STAT(sends_refused),
+	KIB_STAT(connreqs_refused),
+};
+
 static int kib_stats_show(struct seq_file *m, void *v)
 {
 	struct kib_net *net;
+	int i;
 
 	spin_lock_bh(&kib_data.nets_lock);
 	list_for_each_entry(net, &kib_data.nets, list) {
-		const struct kib_stats *st = &net->stats;
 		const char *n = net->ifname;
 
 		seq_printf(m, "%s txs_out %d\n", n, READ_ONCE(net->ntx_out));
@@ -262,20 +281,17 @@ static int kib_stats_show(struct seq_file *m, void *v)
 			   READ_ONCE(net->pool_closed));
 		seq_printf(m, "%s conns %d\n", n, atomic_read(&net->nconns));
 		seq_printf(m, "%s peers %d\n", n, atomic_read(&net->npeers));
-		seq_printf(m, "%s sinks_registered %lld\n", n,
-			   atomic64_read(&st->sinks_registered));
-		seq_printf(m, "%s sinks_invalidated %lld\n", n,
-			   atomic64_read(&st->sinks_invalidated));
-		seq_printf(m, "%s sinks_deregistered %lld\n", n,
-			   atomic64_read(&st->sinks_deregistered));
-		seq_printf(m, "%s finalized_after_dereg %lld\n", n,
-			   atomic64_read(&st->finalized_after_dereg));
-		seq_printf(m, "%s finalized_mr_live %lld\n", n,
-			   atomic64_read(&st->finalized_mr_live));
-		seq_printf(m, "%s done_nob_rejected %lld\n", n,
-			   atomic64_read(&st->done_nob_rejected));
-		seq_printf(m, "%s sends_refused %lld\n", n,
-			   atomic64_read(&st->sends_refused));
+		seq_printf(m, "%s conns_max %d\n", n,
+			   READ_ONCE(net->nconns_max));
+		seq_printf(m, "%s passive_max %d\n", n,
+			   READ_ONCE(net->npassive_max));
+		for (i = 0; i < ARRAY_SIZE(kib_stat_fields); i++) {
+			atomic64_t *v = (void *)&net->stats +
+					kib_stat_fields[i].offset;
+
+			seq_printf(m, "%s %s %lld\n", n,
+				   kib_stat_fields[i].name, atomic64_read(v));
+		}
 	}
 	spin_unlock_bh(&kib_data.nets_lock);
 	return 0;

@@ -265,11 +265,15 @@ extern int kib_require_privileged_port;
 extern int kib_tos;
 extern int kib_wrq_sge;
 extern char *kib_ipif_name;
+extern int kib_max_conns_per_peer;
+extern int kib_max_nids_per_addr;
+extern int kib_max_passive;
 
 /* test builds only (LNET_KUNIT): faults the guest scenarios inject */
 #ifdef LNET_KUNIT
 extern int kib_test_send_delay_ms;
 extern int kib_test_done_extra;
+int kib_test_flood(int n, bool same);
 #else
 #define kib_test_send_delay_ms	0
 #define kib_test_done_extra	0
@@ -305,6 +309,7 @@ struct kib_stats {
 	atomic64_t		finalized_mr_live;	/* msgs finalized too early */
 	atomic64_t		done_nob_rejected;	/* DONE beyond the sink */
 	atomic64_t		sends_refused;		/* pool closed: -ENETDOWN */
+	atomic64_t		connreqs_refused;	/* over a CONNREQ limit */
 };
 
 struct kib_net {
@@ -341,6 +346,12 @@ struct kib_net {
 
 	atomic_t		npeers;
 	atomic_t		nconns;
+	int			npassive;	/* net->lock: accepted, not up */
+	int			npassive_max;	/* net->lock: the most seen */
+	int			nconns_max;	/* the most seen (statistics) */
+#ifdef LNET_KUNIT
+	struct list_head	flood_conns;	/* net->lock: test_flood_* */
+#endif
 };
 
 struct kib_peer {
@@ -399,6 +410,9 @@ struct kib_conn {
 	unsigned int		ncqe;		/* our share of the pool CQ */
 	struct ib_qp		*qp;
 	bool			active;
+	bool			on_passive;	/* net->lock: on peer->passive */
+	__be32			src_addr;	/* passive: the CONNREQ's source */
+	lnet_nid_t		flood_nid;	/* test builds: the NID we claim */
 	enum kib_conn_state	state;		/* net->lock to change */
 	int			error;
 
