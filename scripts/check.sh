@@ -142,6 +142,10 @@ step o2iblnd-restart guest --suite o2iblnd-restart --kernel debug --guests 2 \
 	--timeout 900 --script "$top/tests/scenarios/o2iblnd-restart.sh"
 step o2iblnd-devremove guest --suite o2iblnd-devremove --kernel debug --guests 2 \
 	--timeout 900 --script "$top/tests/scenarios/o2iblnd-devremove.sh"
+step o2iblnd-sink guest --suite o2iblnd-sink --kernel debug --guests 2 \
+	--timeout 900 --script "$top/tests/scenarios/o2iblnd-sink.sh"
+step o2iblnd-flood guest --suite o2iblnd-flood --kernel debug --guests 2 \
+	--timeout 900 --script "$top/tests/scenarios/o2iblnd-flood.sh"
 
 # lnet_selftest driven by lst between two guests (Documentation/selftest.md).
 step selftest guest --suite selftest --kernel debug --guests 2 --timeout 900 \

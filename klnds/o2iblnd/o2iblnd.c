@@ -13,8 +13,10 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/debugfs.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/lnet/nidstr.h>
 #include "o2iblnd.h"
@@ -145,6 +147,9 @@ static int kib_startup(struct lnet_ni *ni)
 	spin_lock_init(&net->pool_lock);
 	INIT_LIST_HEAD(&net->free_txs);
 	hash_init(net->peers);
+#ifdef LNET_KUNIT
+	INIT_LIST_HEAD(&net->flood_conns);
+#endif
 	atomic_set(&net->npeers, 0);
 	atomic_set(&net->nconns, 0);
 	/*
@@ -218,6 +223,7 @@ static void kib_shutdown(struct lnet_ni *ni)
 	/* every work item of the net's connections has run */
 	flush_workqueue(kib_data.wq);
 	if (net->pd) {
+		kib_pool_close(net);
 		kib_pool_fini(net);
 		ib_dealloc_pd(net->pd);
 	}
@@ -242,6 +248,55 @@ static void kib_notify_peer_down(lnet_nid_t nid)
 	}
 	spin_unlock_bh(&kib_data.nets_lock);
 }
+
+/* ---- /sys/kernel/debug/ko2iblnd ------------------------------------------------ */
+
+#define KIB_STAT(name)	{ #name, offsetof(struct kib_stats, name) }
+
+static const struct {
+	const char	*name;
+	size_t		offset;
+} kib_stat_fields[] = {
+	KIB_STAT(sinks_registered),
+	KIB_STAT(sinks_invalidated),
+	KIB_STAT(sinks_deregistered),
+	KIB_STAT(finalized_after_dereg),
+	KIB_STAT(finalized_mr_live),
+	KIB_STAT(done_nob_rejected),
+	KIB_STAT(sends_refused),
+	KIB_STAT(connreqs_refused),
+};
+
+static int kib_stats_show(struct seq_file *m, void *v)
+{
+	struct kib_net *net;
+	int i;
+
+	spin_lock_bh(&kib_data.nets_lock);
+	list_for_each_entry(net, &kib_data.nets, list) {
+		const char *n = net->ifname;
+
+		seq_printf(m, "%s txs_out %d\n", n, READ_ONCE(net->ntx_out));
+		seq_printf(m, "%s pool_closed %d\n", n,
+			   READ_ONCE(net->pool_closed));
+		seq_printf(m, "%s conns %d\n", n, atomic_read(&net->nconns));
+		seq_printf(m, "%s peers %d\n", n, atomic_read(&net->npeers));
+		seq_printf(m, "%s conns_max %d\n", n,
+			   READ_ONCE(net->nconns_max));
+		seq_printf(m, "%s passive_max %d\n", n,
+			   READ_ONCE(net->npassive_max));
+		for (i = 0; i < ARRAY_SIZE(kib_stat_fields); i++) {
+			atomic64_t *v = (void *)&net->stats +
+					kib_stat_fields[i].offset;
+
+			seq_printf(m, "%s %s %lld\n", n,
+				   kib_stat_fields[i].name, atomic64_read(v));
+		}
+	}
+	spin_unlock_bh(&kib_data.nets_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(kib_stats);
 
 static struct lnet_lnd kib_lnd = {
 	.owner			= THIS_MODULE,
@@ -268,9 +323,14 @@ static int __init kib_module_init(void)
 	kib_data.wq = alloc_workqueue("ko2iblnd", WQ_MEM_RECLAIM, 0);
 	if (!kib_data.wq)
 		return -ENOMEM;
+	kib_data.debugfs = debugfs_create_dir("ko2iblnd", NULL);
+	debugfs_create_file("stats", 0444, kib_data.debugfs, NULL,
+			    &kib_stats_fops);
 	rc = lnet_register_lnd(&kib_lnd);
-	if (rc)
+	if (rc) {
+		debugfs_remove_recursive(kib_data.debugfs);
 		destroy_workqueue(kib_data.wq);
+	}
 	return rc;
 }
 
@@ -278,6 +338,7 @@ static void __exit kib_module_exit(void)
 {
 	/* no NI of ours can exist: each holds a reference on this module */
 	lnet_unregister_lnd(&kib_lnd);
+	debugfs_remove_recursive(kib_data.debugfs);
 	destroy_workqueue(kib_data.wq);
 }
 

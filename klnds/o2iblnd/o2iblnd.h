@@ -265,6 +265,19 @@ extern int kib_require_privileged_port;
 extern int kib_tos;
 extern int kib_wrq_sge;
 extern char *kib_ipif_name;
+extern int kib_max_conns_per_peer;
+extern int kib_max_nids_per_addr;
+extern int kib_max_passive;
+
+/* test builds only (LNET_KUNIT): faults the guest scenarios inject */
+#ifdef LNET_KUNIT
+extern int kib_test_send_delay_ms;
+extern int kib_test_done_extra;
+int kib_test_flood(int n, bool same);
+#else
+#define kib_test_send_delay_ms	0
+#define kib_test_done_extra	0
+#endif
 
 int kib_modparams_check(void);
 /* the credit-return high-water mark for a connection of depth @q */
@@ -280,6 +293,23 @@ struct kib_tx;
 /* rdma_cm id context: the listener's is its net, every other a conn */
 struct kib_cm_ctx {
 	bool	listener;
+};
+
+/*
+ * Counters of one NI for /sys/kernel/debug/ko2iblnd/stats. The sink ones
+ * check the rule that an LNet message whose buffer was registered for the
+ * peer completes only once the peer can no longer write into it:
+ * finalized_mr_live must stay 0.
+ */
+struct kib_stats {
+	atomic64_t		sinks_registered;	/* REG_MR posted */
+	atomic64_t		sinks_invalidated;	/* LOCAL_INV completed */
+	atomic64_t		sinks_deregistered;	/* MR replaced instead */
+	atomic64_t		finalized_after_dereg;	/* msgs that waited for it */
+	atomic64_t		finalized_mr_live;	/* msgs finalized too early */
+	atomic64_t		done_nob_rejected;	/* DONE beyond the sink */
+	atomic64_t		sends_refused;		/* pool closed: -ENETDOWN */
+	atomic64_t		connreqs_refused;	/* over a CONNREQ limit */
 };
 
 struct kib_net {
@@ -309,9 +339,19 @@ struct kib_net {
 	struct kib_tx		*txs;
 	int			ntx;
 	u64			next_cookie;	/* pool_lock */
+	int			ntx_out;	/* pool_lock: taken, not back */
+	bool			pool_closed;	/* pool_lock: no kib_tx_get() */
+
+	struct kib_stats	stats;
 
 	atomic_t		npeers;
 	atomic_t		nconns;
+	int			npassive;	/* net->lock: accepted, not up */
+	int			npassive_max;	/* net->lock: the most seen */
+	int			nconns_max;	/* the most seen (statistics) */
+#ifdef LNET_KUNIT
+	struct list_head	flood_conns;	/* net->lock: test_flood_* */
+#endif
 };
 
 struct kib_peer {
@@ -370,6 +410,9 @@ struct kib_conn {
 	unsigned int		ncqe;		/* our share of the pool CQ */
 	struct ib_qp		*qp;
 	bool			active;
+	bool			on_passive;	/* net->lock: on peer->passive */
+	__be32			src_addr;	/* passive: the CONNREQ's source */
+	lnet_nid_t		flood_nid;	/* test builds: the NID we claim */
 	enum kib_conn_state	state;		/* net->lock to change */
 	int			error;
 
@@ -436,6 +479,7 @@ struct kib_tx {
 	struct ib_mr		*mr;
 	bool			mr_valid;	/* registered, not invalidated */
 	u32			valid_rkey;	/* the key of that registration */
+	unsigned int		sink_nob;	/* bytes of the registered sink */
 	bool			reg_pending;	/* post reg_wr with the msg */
 	unsigned int		rdma_nob;
 	int			rdma_status;	/* PUT_DONE/GET_DONE status */
@@ -459,7 +503,8 @@ struct kib_data {
 	int			nnets;
 	struct workqueue_struct	*wq;
 	struct delayed_work	reaper;
-	wait_queue_head_t	waitq;		/* peers/conns going away */
+	wait_queue_head_t	waitq;		/* peers/conns/txs going away */
+	struct dentry		*debugfs;	/* ko2iblnd/stats */
 };
 
 extern struct kib_data kib_data;
@@ -507,11 +552,13 @@ static inline void kib_conn_put(struct kib_conn *conn)
 /* o2iblnd_tx.c */
 int kib_pool_init(struct kib_net *net);
 void kib_pool_fini(struct kib_net *net);
+void kib_pool_stop(struct kib_net *net);
+void kib_pool_close(struct kib_net *net);
 struct kib_tx *kib_tx_get(struct kib_net *net);
 void kib_tx_done(struct kib_tx *tx);
 void kib_txlist_done(struct list_head *txs, int status);
 void kib_tx_prep(struct kib_tx *tx, u8 type, unsigned int body_nob);
-void kib_queue_tx_locked(struct kib_conn *conn, struct kib_tx *tx);
+bool kib_queue_tx_locked(struct kib_conn *conn, struct kib_tx *tx);
 void kib_queue_tx(struct kib_conn *conn, struct kib_tx *tx);
 void kib_check_sends(struct kib_conn *conn);
 void kib_launch_tx(struct kib_net *net, struct kib_tx *tx, lnet_nid_t nid);

@@ -69,7 +69,9 @@ static struct kib_conn *kib_conn_alloc(struct kib_net *net,
 	conn->deadline = jiffies + 2 * msecs_to_jiffies(KIB_RESOLVE_TIMEOUT_MS) +
 			 kib_connect_timeout();
 	conn->last_send = jiffies;
-	atomic_inc(&net->nconns);
+	/* a statistic: a lost race between two updates does not matter */
+	if (atomic_inc_return(&net->nconns) > READ_ONCE(net->nconns_max))
+		WRITE_ONCE(net->nconns_max, atomic_read(&net->nconns));
 	return conn;
 }
 
@@ -334,8 +336,8 @@ static void kib_conn_pack_params(struct kib_conn *conn, struct kib_msg *msg,
 	msg->u.connparams.max_frags = conn->max_frags;
 	msg->u.connparams.max_msg_size = KIB_MSG_SIZE;
 	kib_msg_pack(msg, type, KIB_CONNPARAMS_NOB, conn->version, 0,
-		     lnet_ni_nid(net->ni), net->incarnation, conn->peer->nid,
-		     conn->peer_stamp);
+		     conn->flood_nid ?: lnet_ni_nid(net->ni), net->incarnation,
+		     conn->peer->nid, conn->peer_stamp);
 }
 
 static void kib_conn_param(struct rdma_conn_param *param, struct kib_msg *msg)
@@ -358,6 +360,15 @@ static void kib_set_state(struct kib_conn *conn, enum kib_conn_state state)
 	spin_lock(&conn->lock);
 	conn->state = state;
 	spin_unlock(&conn->lock);
+}
+
+static void kib_conn_off_passive_locked(struct kib_conn *conn)
+{
+	lockdep_assert_held(&conn->net->lock);
+	if (conn->on_passive) {
+		conn->on_passive = false;
+		conn->net->npassive--;
+	}
 }
 
 /**
@@ -383,6 +394,7 @@ void kib_conn_close_locked(struct kib_conn *conn, int error)
 			kib_nid(peer->nid, buf), error);
 	if (!list_empty(&conn->list))
 		list_del_init(&conn->list);
+	kib_conn_off_passive_locked(conn);
 	if (peer->connecting == conn)
 		peer->connecting = NULL;
 	conn->error = error;
@@ -473,7 +485,8 @@ static void kib_conn_close_work(struct work_struct *work)
 
 	spin_lock_bh(&net->lock);
 	kib_set_state(conn, KIB_CONN_CLOSED);
-	kib_peer_after_close(conn->peer, conn, &failed);
+	if (!conn->flood_nid)	/* a test flood's: not the peer's business */
+		kib_peer_after_close(conn->peer, conn, &failed);
 	spin_unlock_bh(&net->lock);
 	kib_txlist_done(&failed, conn->reconnect ? -ECONNREFUSED :
 			error == -ESHUTDOWN ? error : -EHOSTUNREACH);
@@ -502,6 +515,15 @@ static void kib_conn_established(struct kib_conn *conn)
 		return;
 	}
 	kib_set_state(conn, KIB_CONN_ESTABLISHED);
+	kib_conn_off_passive_locked(conn);
+	if (conn->flood_nid) {
+		/* a test flood's: it stays on net->flood_conns, unused */
+		spin_unlock_bh(&net->lock);
+		kib_conn_get(conn);
+		if (!queue_work(kib_data.wq, &conn->deferred_rx_work))
+			kib_conn_put(conn);
+		return;
+	}
 	list_move_tail(&conn->list, &peer->conns);
 	if (peer->connecting == conn)
 		peer->connecting = NULL;
@@ -645,7 +667,8 @@ static int kib_active_established(struct kib_conn *conn,
 	if (ev->param.conn.private_data)
 		memcpy(&msg, ev->param.conn.private_data, len);
 	rc = kib_connack_check(&msg, len, conn->version, conn->queue_depth,
-			       conn->max_frags, lnet_ni_nid(net->ni),
+			       conn->max_frags,
+			       conn->flood_nid ?: lnet_ni_nid(net->ni),
 			       net->incarnation);
 	if (rc) {
 		pr_warn("%s: bad CONNACK (%d)\n",
@@ -757,6 +780,83 @@ static int kib_reject(struct rdma_cm_id *cmid, struct kib_net *net,
 	return 1;	/* rdma_cm destroys the new id */
 }
 
+/* Has @peer a connection that @addr asked for? */
+static bool kib_peer_from_addr_locked(struct kib_peer *peer, __be32 addr)
+{
+	struct kib_conn *conn;
+
+	lockdep_assert_held(&peer->net->lock);
+	list_for_each_entry(conn, &peer->conns, list)
+		if (!conn->active && conn->src_addr == addr)
+			return true;
+	list_for_each_entry(conn, &peer->passive, list)
+		if (conn->src_addr == addr)
+			return true;
+	return false;
+}
+
+/*
+ * The limits on what connection requests make us create
+ * (Documentation/hardening.md, "o2iblnd"): each is a QP and 2Q+2 pages.
+ * A request from @nid at @addr is refused when @nid has
+ * max_conns_per_peer connections already (of any side), when
+ * max_nids_per_addr other NIDs have connections @addr asked for (one
+ * host cannot pose as many peers), or when max_passive requests are
+ * between accept and establishment (requests that are never completed
+ * hold their QP until the reaper's deadline). Established connections of
+ * other peers are never touched: a flood is refused, not served first.
+ */
+static bool kib_passive_over_limits_locked(struct kib_net *net,
+					   lnet_nid_t nid, u64 stamp,
+					   __be32 addr)
+{
+	struct kib_peer *peer, *p;
+	struct kib_conn *conn;
+	int nconns = 0, nnids = 0, b;
+
+	lockdep_assert_held(&net->lock);
+	if (net->npassive >= kib_max_passive)
+		return true;
+	peer = kib_peer_find_locked(net, nid);
+	/* a restarted peer's old connections are about to go (CONN_STALE) */
+	if (peer && (!peer->incarnation || peer->incarnation == stamp)) {
+		list_for_each_entry(conn, &peer->conns, list)
+			nconns++;
+		list_for_each_entry(conn, &peer->passive, list)
+			nconns++;
+		if (nconns >= kib_max_conns_per_peer)
+			return true;
+	}
+	hash_for_each(net->peers, b, p, hnode)
+		if (p != peer && kib_peer_from_addr_locked(p, addr) &&
+		    ++nnids >= kib_max_nids_per_addr)
+			return true;
+	return false;
+}
+
+/* A peer found or made for a refused request goes if it has nothing. */
+static void kib_peer_forget_idle_locked(struct kib_peer *peer)
+{
+	lockdep_assert_held(&peer->net->lock);
+	if (list_empty(&peer->conns) && list_empty(&peer->passive) &&
+	    !peer->connecting && list_empty(&peer->tx_queue) &&
+	    !peer->reconnect_at)
+		kib_peer_unhash_locked(peer);
+}
+
+static int kib_refuse_over_limits(struct rdma_cm_id *cmid,
+				  struct kib_net *net, u16 version,
+				  lnet_nid_t nid)
+{
+	char buf[LNET_NIDSTR_SIZE];
+
+	atomic64_inc(&net->stats.connreqs_refused);
+	pr_warn_ratelimited("connection request from %s refused: over a limit (max_conns_per_peer %d, max_nids_per_addr %d, max_passive %d)\n",
+			    kib_nid(nid, buf), kib_max_conns_per_peer,
+			    kib_max_nids_per_addr, kib_max_passive);
+	return kib_reject(cmid, net, version, KIB_REJECT_NO_RESOURCES);
+}
+
 static int kib_passive_connect(struct kib_net *net, struct rdma_cm_id *cmid,
 			       const struct rdma_cm_event *ev)
 {
@@ -774,6 +874,8 @@ static int kib_passive_connect(struct kib_net *net, struct rdma_cm_id *cmid,
 	struct kib_conn *conn;
 	char buf[LNET_NIDSTR_SIZE];
 	struct kib_msg msg = { };
+	__be32 src_addr = src->sin_family == AF_INET ? src->sin_addr.s_addr : 0;
+	bool over;
 	u16 version;
 	int why, rc;
 
@@ -793,6 +895,15 @@ static int kib_passive_connect(struct kib_net *net, struct rdma_cm_id *cmid,
 			 &src->sin_addr, why);
 		return kib_reject(cmid, net, version, why);
 	}
+
+	/* first without making a peer: a flood of NIDs makes nothing */
+	spin_lock_bh(&net->lock);
+	over = kib_passive_over_limits_locked(net, msg.hdr.srcnid,
+					      msg.hdr.srcstamp, src_addr);
+	spin_unlock_bh(&net->lock);
+	if (over)
+		return kib_refuse_over_limits(cmid, net, version,
+					      msg.hdr.srcnid);
 
 	peer = kib_peer_find_or_create(net, msg.hdr.srcnid, GFP_KERNEL);
 	if (!peer)
@@ -833,6 +944,7 @@ static int kib_passive_connect(struct kib_net *net, struct rdma_cm_id *cmid,
 	INIT_WORK(&conn->close_work, kib_conn_close_work);
 	INIT_WORK(&conn->deferred_rx_work, kib_deferred_rx_work);
 	conn->cmid = cmid;
+	conn->src_addr = src_addr;
 	conn->version = version;
 	conn->queue_depth = msg.u.connparams.queue_depth;
 	conn->max_frags = msg.u.connparams.max_frags;
@@ -848,16 +960,27 @@ static int kib_passive_connect(struct kib_net *net, struct rdma_cm_id *cmid,
 		return kib_reject(cmid, net, version, KIB_REJECT_NO_RESOURCES);
 	}
 	spin_lock_bh(&net->lock);
-	if (net->shutdown || net->dev_removed || peer->unhashed) {
+	/* again, counting the requests accepted meanwhile: this one decides */
+	over = kib_passive_over_limits_locked(net, peer->nid,
+					      msg.hdr.srcstamp, src_addr);
+	if (net->shutdown || net->dev_removed || peer->unhashed || over) {
+		if (over)
+			kib_peer_forget_idle_locked(peer);
 		spin_unlock_bh(&net->lock);
 		kib_conn_release_qp(conn);
 		conn->cmid = NULL;
 		mutex_unlock(&conn->teardown_mutex);
 		kib_conn_put(conn);
+		if (over)
+			return kib_refuse_over_limits(cmid, net, version,
+						      msg.hdr.srcnid);
 		return kib_reject(cmid, net, version, KIB_REJECT_NO_RESOURCES);
 	}
 	/* the passive list lets shutdown and the reaper find it */
 	list_add_tail(&conn->list, &peer->passive);
+	conn->on_passive = true;
+	net->npassive++;
+	net->npassive_max = max(net->npassive, net->npassive_max);
 	kib_set_state(conn, KIB_CONN_CONNECTING);
 	spin_unlock_bh(&net->lock);
 	cmid->context = &conn->cm;
@@ -986,22 +1109,30 @@ void kib_net_close_peers(struct kib_net *net, int error)
 		list_splice_tail_init(&peer->tx_queue, &failed);
 		kib_peer_unhash_locked(peer);
 	}
+#ifdef LNET_KUNIT
+	list_for_each_entry_safe(conn, ctmp, &net->flood_conns, list)
+		kib_conn_close_locked(conn, error);
+#endif
 	spin_unlock_bh(&net->lock);
 	kib_txlist_done(&failed, error);
 }
 
 /*
  * The RDMA device went (rdma link delete): release everything of it. The
+ * NI stays up, so send() goes on being called: senders are stopped first
+ * (kib_send() fails with -ENETDOWN from then on), and the pool and the PD
+ * go only once every tx, a sender's in flight included, is back. The
  * listener id is destroyed last, so rdma_cm's removal waits for us.
  */
 static void kib_dev_work(struct work_struct *work)
 {
 	struct kib_net *net = container_of(work, struct kib_net, dev_work);
 
+	kib_pool_stop(net);
 	kib_net_close_peers(net, -ENODEV);
 	wait_event(kib_data.waitq, !atomic_read(&net->nconns) &&
 		   !atomic_read(&net->npeers));
-	flush_work(&net->stale_work);
+	kib_pool_close(net);
 	kib_pool_fini(net);
 	ib_dealloc_pd(net->pd);
 	net->pd = NULL;
@@ -1116,6 +1247,61 @@ void kib_net_release(struct kib_net *net)
 	/* a removal that raced with us found the listener gone: nothing queued */
 	kib_net_close_peers(net, -ESHUTDOWN);
 }
+
+#ifdef LNET_KUNIT
+/**
+ * kib_test_flood() - test builds: a flood of connection requests
+ * @n: how many
+ * @same: all claiming our own NID (else NIDs of our net that are not
+ *	  ours: our address + 1 .. + @n)
+ *
+ * To the first peer of the first NI that has a connection up, from our
+ * own address, as a hostile node would send them. The connections are
+ * kept on net->flood_conns, never used, until they close.
+ *
+ * Return: 0, or -ENOENT without such a peer.
+ */
+int kib_test_flood(int n, bool same)
+{
+	struct kib_peer *peer, *target = NULL;
+	struct kib_conn *conn;
+	struct kib_net *net;
+	int b, i;
+
+	mutex_lock(&kib_data.mutex);
+	net = list_first_entry_or_null(&kib_data.nets, struct kib_net, list);
+	if (!net) {
+		mutex_unlock(&kib_data.mutex);
+		return -ENOENT;
+	}
+	spin_lock_bh(&net->lock);
+	hash_for_each(net->peers, b, peer, hnode)
+		if (!list_empty(&peer->conns)) {
+			target = peer;
+			break;
+		}
+	for (i = 1; target && i <= n && !net->shutdown; i++) {
+		conn = kib_conn_alloc(net, target, true, GFP_ATOMIC);
+		if (!conn)
+			break;
+		conn->flood_nid = same ? lnet_ni_nid(net->ni) :
+					 lnet_ni_nid(net->ni) + i;
+		conn->version = target->version;
+		conn->queue_depth = target->queue_depth;
+		conn->max_frags = target->max_frags;
+		conn->peer_stamp = target->incarnation;
+		INIT_WORK(&conn->connect_work, kib_connect_work);
+		INIT_WORK(&conn->close_work, kib_conn_close_work);
+		INIT_WORK(&conn->deferred_rx_work, kib_deferred_rx_work);
+		list_add_tail(&conn->list, &net->flood_conns);
+		kib_conn_get(conn);
+		queue_work(kib_data.wq, &conn->connect_work);
+	}
+	spin_unlock_bh(&net->lock);
+	mutex_unlock(&kib_data.mutex);
+	return target ? 0 : -ENOENT;
+}
+#endif
 
 /* ---- the reaper ----------------------------------------------------------------------- */
 

@@ -81,6 +81,68 @@ char *kib_ipif_name = "ib0";
 module_param_named(ipif_name, kib_ipif_name, charp, 0444);
 MODULE_PARM_DESC(ipif_name, "interface of an NI configured without one");
 
+/*
+ * What a peer can make us create (Documentation/hardening.md, "o2iblnd"):
+ * each connection is a QP and 2Q+2 receive buffers of 4 KiB.
+ */
+int kib_max_conns_per_peer = 4;
+module_param_named(max_conns_per_peer, kib_max_conns_per_peer, int, 0644);
+MODULE_PARM_DESC(max_conns_per_peer, "connections a peer NID may have with us, its and ours");
+
+int kib_max_nids_per_addr = 4;
+module_param_named(max_nids_per_addr, kib_max_nids_per_addr, int, 0644);
+MODULE_PARM_DESC(max_nids_per_addr, "peer NIDs that may connect from one IP address");
+
+int kib_max_passive = 64;
+module_param_named(max_passive, kib_max_passive, int, 0644);
+MODULE_PARM_DESC(max_passive, "connection requests accepted and not yet established, per NI");
+
+#ifdef LNET_KUNIT
+/* Fault injection for the guest scenarios; test builds only. */
+int kib_test_send_delay_ms;
+module_param_named(test_send_delay_ms, kib_test_send_delay_ms, int, 0644);
+MODULE_PARM_DESC(test_send_delay_ms, "test: send() sleeps this long holding its tx, where it may sleep");
+
+int kib_test_done_extra;
+module_param_named(test_done_extra, kib_test_done_extra, int, 0644);
+MODULE_PARM_DESC(test_done_extra, "test: bytes added to the length our GET_DONE and PUT_DONE claim");
+
+static int kib_test_flood_set(const char *val, bool same)
+{
+	int n, rc;
+
+	rc = kstrtoint(val, 0, &n);
+	if (rc)
+		return rc;
+	if (n < 1 || n > 1024)
+		return -EINVAL;
+	return kib_test_flood(n, same);
+}
+
+static int kib_test_flood_nids_set(const char *val,
+				   const struct kernel_param *kp)
+{
+	return kib_test_flood_set(val, false);
+}
+
+static int kib_test_flood_same_set(const char *val,
+				   const struct kernel_param *kp)
+{
+	return kib_test_flood_set(val, true);
+}
+
+static const struct kernel_param_ops kib_test_flood_nids_ops = {
+	.set	= kib_test_flood_nids_set,
+};
+static const struct kernel_param_ops kib_test_flood_same_ops = {
+	.set	= kib_test_flood_same_set,
+};
+module_param_cb(test_flood_nids, &kib_test_flood_nids_ops, NULL, 0200);
+MODULE_PARM_DESC(test_flood_nids, "test: write N: N connection requests to a connected peer, each from another NID");
+module_param_cb(test_flood_same, &kib_test_flood_same_ops, NULL, 0200);
+MODULE_PARM_DESC(test_flood_same, "test: write N: N connection requests to a connected peer from our own NID");
+#endif
+
 #define KIB_IGNORED_INT(name, def, desc)				\
 	static int name = def;						\
 	module_param(name, int, 0444);					\

@@ -94,6 +94,7 @@ static void kib_handle_put_ack(struct kib_conn *conn, struct kib_msg *msg)
 	struct iov_iter src;
 	struct lnet_msg *lntmsg;
 	unsigned int nob;
+	bool queued;
 	int rc;
 
 	tx = kib_claim_reply(conn, KIB_MSG_PUT_REQ, ack->src_cookie);
@@ -117,11 +118,36 @@ static void kib_handle_put_ack(struct kib_conn *conn, struct kib_msg *msg)
 	tx->status = rc;
 	kib_tx_prep(tx, KIB_MSG_PUT_DONE, KIB_COMPLETION_NOB);
 	tx->msg->u.completion.cookie = ack->dst_cookie;
-	tx->msg->u.completion.status = rc ?: nob;
+	tx->msg->u.completion.status = rc ?: nob + kib_test_done_extra;
 	list_del_init(&tx->list);
-	kib_queue_tx_locked(conn, tx);
+	queued = kib_queue_tx_locked(conn, tx);
 	spin_unlock_bh(&conn->lock);
+	if (!queued) {
+		tx->status = -ECONNABORTED;
+		kib_tx_done(tx);
+		return;
+	}
 	kib_check_sends(conn);
+}
+
+/*
+ * The byte count of a GET_DONE or PUT_DONE is what the peer says it wrote
+ * into our sink: more than the sink we registered is a lie (the MR would
+ * not have let it write there), and must not become the LNet message's
+ * length.
+ */
+static bool kib_done_nob_ok(struct kib_conn *conn, struct kib_tx *tx,
+			    const struct kib_completion_msg *c)
+{
+	char buf[LNET_NIDSTR_SIZE];
+
+	if (c->status < 0 || (u32)c->status <= tx->sink_nob)
+		return true;
+	atomic64_inc(&conn->net->stats.done_nob_rejected);
+	pr_warn_ratelimited("%s: completion of %d bytes for a sink of %u\n",
+			    lnet_nid2str(conn->peer->nid, buf, sizeof(buf)),
+			    c->status, tx->sink_nob);
+	return false;
 }
 
 /* PUT_NAK, PUT_DONE, GET_DONE: the reply a waiting tx expects. */
@@ -129,6 +155,7 @@ static void kib_handle_completion(struct kib_conn *conn, struct kib_msg *msg)
 {
 	const struct kib_completion_msg *c = &msg->u.completion;
 	int status = c->status < 0 ? c->status : 0;
+	bool lie = false;
 	struct kib_tx *tx;
 
 	switch (msg->hdr.type) {
@@ -137,7 +164,10 @@ static void kib_handle_completion(struct kib_conn *conn, struct kib_msg *msg)
 		break;
 	case KIB_MSG_GET_DONE:
 		tx = kib_claim_reply(conn, KIB_MSG_GET_REQ, c->cookie);
-		if (tx && c->status >= 0 && tx->lntmsg[1])
+		lie = tx && !kib_done_nob_ok(conn, tx, c);
+		if (lie)
+			status = -EPROTO;
+		else if (tx && c->status >= 0 && tx->lntmsg[1])
 			lnet_set_reply_msg_len(conn->net->ni, tx->lntmsg[1],
 					       c->status);
 		break;
@@ -147,6 +177,9 @@ static void kib_handle_completion(struct kib_conn *conn, struct kib_msg *msg)
 			spin_lock_bh(&conn->lock);
 			conn->outstanding_credits++;
 			spin_unlock_bh(&conn->lock);
+			lie = !kib_done_nob_ok(conn, tx, c);
+			if (lie)
+				status = -EPROTO;
 		}
 		break;
 	}
@@ -154,8 +187,12 @@ static void kib_handle_completion(struct kib_conn *conn, struct kib_msg *msg)
 		kib_conn_close(conn, -EPROTO);
 		return;
 	}
+	/* the sink is invalidated first, whatever the status */
 	kib_tx_complete_reply(conn, tx, status);
-	kib_check_sends(conn);
+	if (lie)
+		kib_conn_close(conn, -EPROTO);
+	else
+		kib_check_sends(conn);
 }
 
 static void kib_handle_rx(struct kib_rx *rx)

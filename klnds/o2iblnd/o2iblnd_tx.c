@@ -17,6 +17,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/delay.h>
 #include <linux/highmem.h>
 #include <linux/jiffies.h>
 #include <linux/mm.h>
@@ -34,24 +35,34 @@ static void kib_tx_send_done(struct ib_cq *cq, struct ib_wc *wc);
 static void kib_tx_inv_done(struct ib_cq *cq, struct ib_wc *wc);
 static void kib_tx_unsig_done(struct ib_cq *cq, struct ib_wc *wc);
 
+static void kib_tx_release(struct kib_tx *tx);
+
 /*
  * A registration that was posted but never seen invalidated (its
- * connection died first) may still let the peer write: such a tx gets a
- * new MR before it is used again, which kills the old registration for
- * sure whatever the device did with the flushed work requests.
+ * connection died first, or its LOCAL_INV was skipped or failed) may
+ * still let a peer write: the PD is shared by every QP of the NI and
+ * rkeys are easy to guess. Such a tx is deregistered here, which kills the
+ * registration whatever the device did with the flushed work requests;
+ * only then is its buffer unmapped and its LNet message finalized.
  */
 static void kib_pool_renew_mrs(struct work_struct *work)
 {
 	struct kib_net *net = container_of(work, struct kib_net, stale_work);
 	struct kib_tx *tx, *tmp;
 	LIST_HEAD(stale);
+	int rc;
 
 	spin_lock_bh(&net->pool_lock);
 	list_splice_init(&net->stale_txs, &stale);
 	spin_unlock_bh(&net->pool_lock);
 
 	list_for_each_entry_safe(tx, tmp, &stale, list) {
-		ib_dereg_mr(tx->mr);
+		list_del_init(&tx->list);
+		rc = ib_dereg_mr(tx->mr);
+		/* the device failed to drop it: nothing safer can be done */
+		WARN_ONCE(rc, "cannot deregister a sink MR: %d\n", rc);
+		atomic64_inc(&net->stats.sinks_deregistered);
+		tx->mr_valid = false;
 		tx->mr = ib_alloc_mr(net->pd, IB_MR_TYPE_MEM_REG,
 				     KIB_MAX_RDMA_FRAGS);
 		if (IS_ERR(tx->mr)) {
@@ -59,12 +70,10 @@ static void kib_pool_renew_mrs(struct work_struct *work)
 					    PTR_ERR(tx->mr));
 			tx->mr = NULL;	/* this tx sends, never registers */
 		}
-		tx->mr_valid = false;
-		spin_lock_bh(&net->pool_lock);
-		list_move(&tx->list, &net->free_txs);
-		spin_unlock_bh(&net->pool_lock);
+		if (tx->lntmsg[0] || tx->lntmsg[1])
+			atomic64_inc(&net->stats.finalized_after_dereg);
+		kib_tx_release(tx);
 	}
-	wake_up_all(&kib_data.waitq);
 }
 
 int kib_pool_init(struct kib_net *net)
@@ -119,7 +128,9 @@ void kib_pool_fini(struct kib_net *net)
 
 	if (!net->txs)
 		return;
-	cancel_work_sync(&net->stale_work);
+	/* every tx is back (kib_pool_close()), so none is stale any more */
+	flush_work(&net->stale_work);
+	WARN_ON_ONCE(!list_empty(&net->stale_txs));
 	for (i = 0; i < kib_ntx; i++) {
 		struct kib_tx *tx = &net->txs[i];
 
@@ -137,15 +148,48 @@ void kib_pool_fini(struct kib_net *net)
 	INIT_LIST_HEAD(&net->free_txs);
 }
 
+/* kib_tx_get() fails from now on. */
+void kib_pool_stop(struct kib_net *net)
+{
+	spin_lock_bh(&net->pool_lock);
+	WRITE_ONCE(net->pool_closed, true);
+	spin_unlock_bh(&net->pool_lock);
+}
+
+/**
+ * kib_pool_close() - take no more txs from @net's pool, wait for all of them
+ * @net: the net; its connections and peers are gone or going
+ *
+ * kib_tx_get() fails from now on, so a sender that comes late gets an
+ * error instead of a descriptor of a pool about to be freed; a sender
+ * already holding one finishes with it (its launch fails) and gives it
+ * back; a stale sink is deregistered first. After this no tx is in use and
+ * none can be taken: the pool, the device's MRs and the PD may go.
+ *
+ * Context: process; sleeps.
+ */
+void kib_pool_close(struct kib_net *net)
+{
+	kib_pool_stop(net);
+	while (!wait_event_timeout(kib_data.waitq,
+				   !READ_ONCE(net->ntx_out), 10 * HZ))
+		pr_info("%s: waiting for %d tx descriptors\n", net->ifname,
+			READ_ONCE(net->ntx_out));
+	flush_work(&net->stale_work);
+}
+
 struct kib_tx *kib_tx_get(struct kib_net *net)
 {
-	struct kib_tx *tx;
+	struct kib_tx *tx = NULL;
 
 	spin_lock_bh(&net->pool_lock);
-	tx = list_first_entry_or_null(&net->free_txs, struct kib_tx, list);
+	if (!net->pool_closed)
+		tx = list_first_entry_or_null(&net->free_txs, struct kib_tx,
+					      list);
 	if (tx) {
 		list_del_init(&tx->list);
 		tx->cookie = ++net->next_cookie;
+		net->ntx_out++;
 	}
 	spin_unlock_bh(&net->pool_lock);
 	if (!tx)
@@ -163,6 +207,7 @@ struct kib_tx *kib_tx_get(struct kib_net *net)
 	tx->lntmsg[1] = NULL;
 	tx->nsg = 0;
 	tx->reg_pending = false;
+	tx->sink_nob = 0;
 	tx->rdma_nob = 0;
 	tx->rdma_status = 0;
 	tx->nrdma_wrs = 0;
@@ -170,53 +215,72 @@ struct kib_tx *kib_tx_get(struct kib_net *net)
 	return tx;
 }
 
-/**
- * kib_tx_done() - a tx has nothing left to do: release it
- * @tx: off every list, no work request outstanding
- *
- * Finalizes its LNet messages with tx->status. A sink registration that
- * could not be invalidated (the connection died) stays valid until the
- * descriptor's next registration invalidates it first.
- *
- * Context: no lock of ours held.
+/*
+ * Back to the pool with its buffer unmapped, then its LNet messages
+ * finalized with tx->status: by now no peer can write into a sink of it.
  */
-void kib_tx_done(struct kib_tx *tx)
+static void kib_tx_release(struct kib_tx *tx)
 {
 	struct kib_net *net = tx->net;
 	struct lnet_msg *msgs[2] = { tx->lntmsg[0], tx->lntmsg[1] };
 	int status = tx->status;
 	int i;
 
-	WARN_ON_ONCE(tx->sending);
 	if (tx->nsg) {
 		ib_dma_unmap_sg(net->ibdev, tx->sg, tx->nsg, tx->dma_dir);
 		tx->nsg = 0;
 	}
-	tx->reg_pending = false;
 	kfree(tx->rdma_wrs);
 	kfree(tx->rdma_sges);
 	tx->rdma_wrs = NULL;
 	tx->rdma_sges = NULL;
-	if (tx->conn) {
-		kib_conn_put(tx->conn);
-		tx->conn = NULL;
-	}
 	tx->lntmsg[0] = NULL;
 	tx->lntmsg[1] = NULL;
+	if (tx->mr_valid && (msgs[0] || msgs[1]))
+		atomic64_inc(&net->stats.finalized_mr_live);
 
 	spin_lock_bh(&net->pool_lock);
-	if (tx->mr_valid) {
-		list_add_tail(&tx->list, &net->stale_txs);
-		queue_work(kib_data.wq, &net->stale_work);
-	} else {
-		list_add(&tx->list, &net->free_txs);
-	}
+	list_add(&tx->list, &net->free_txs);
+	net->ntx_out--;
 	spin_unlock_bh(&net->pool_lock);
+	/* kib_pool_close() may free the pool once the last tx is back */
 	wake_up_all(&kib_data.waitq);
 
 	for (i = 0; i < 2; i++)
 		if (msgs[i])
 			lnet_finalize(msgs[i], status);
+}
+
+/**
+ * kib_tx_done() - a tx has nothing left to do: release it
+ * @tx: off every list, no work request outstanding
+ *
+ * Finalizes its LNet messages with tx->status, at once if it holds no
+ * registration, else once kib_pool_renew_mrs() has deregistered it: a
+ * sink that could not be invalidated (the connection died, LOCAL_INV was
+ * skipped or failed) must not outlive the message that owns the buffer.
+ *
+ * Context: any; no lock of ours held.
+ */
+void kib_tx_done(struct kib_tx *tx)
+{
+	struct kib_net *net = tx->net;
+
+	WARN_ON_ONCE(tx->sending);
+	tx->reg_pending = false;
+	if (tx->conn) {
+		kib_conn_put(tx->conn);
+		tx->conn = NULL;
+	}
+	if (!tx->mr_valid) {
+		kib_tx_release(tx);
+		return;
+	}
+	/* queued before the tx can be seen back: kib_pool_close() flushes it */
+	spin_lock_bh(&net->pool_lock);
+	list_add_tail(&tx->list, &net->stale_txs);
+	queue_work(kib_data.wq, &net->stale_work);
+	spin_unlock_bh(&net->pool_lock);
 }
 
 void kib_txlist_done(struct list_head *txs, int status)
@@ -335,7 +399,8 @@ static int kib_tx_map(struct kib_tx *tx, struct iov_iter *iter,
  *
  * The REG_MR work request is posted with the message; the registration
  * ends with the LOCAL_INV of kib_tx_complete_reply(), or with the MR when
- * the connection dies first (kib_pool_renew_mrs()).
+ * the connection dies first (kib_pool_renew_mrs()); the LNet message
+ * completes only after either.
  *
  * Return: 0, -EMSGSIZE (too many pieces) or -EINVAL (a buffer whose middle
  * pieces are not whole pages: FRWR cannot map gaps).
@@ -365,6 +430,7 @@ int kib_tx_map_sink(struct kib_tx *tx, struct iov_iter *iter,
 	tx->reg_wr.access = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE;
 	tx->reg_pending = true;
 
+	tx->sink_nob = mr->length;
 	rd->key = mr->rkey;
 	rd->nfrags = 1;
 	rd->frags[0].addr = mr->iova;
@@ -467,9 +533,15 @@ static bool kib_type_takes_credit(u8 type)
 	       type == KIB_MSG_GET_REQ;
 }
 
-void kib_queue_tx_locked(struct kib_conn *conn, struct kib_tx *tx)
+/*
+ * Queue @tx on @conn; false if @conn is closing: close_work may have
+ * collected its queues already, so the caller fails the tx instead.
+ */
+bool kib_queue_tx_locked(struct kib_conn *conn, struct kib_tx *tx)
 {
 	lockdep_assert_held(&conn->lock);
+	if (conn->state >= KIB_CONN_CLOSING)
+		return false;
 	if (!tx->conn) {
 		kib_conn_get(conn);
 		tx->conn = conn;
@@ -482,13 +554,21 @@ void kib_queue_tx_locked(struct kib_conn *conn, struct kib_tx *tx)
 		list_add_tail(&tx->list, &conn->tx_queue);
 	else
 		list_add_tail(&tx->list, &conn->tx_queue_rsrvd);
+	return true;
 }
 
 void kib_queue_tx(struct kib_conn *conn, struct kib_tx *tx)
 {
+	bool queued;
+
 	spin_lock_bh(&conn->lock);
-	kib_queue_tx_locked(conn, tx);
+	queued = kib_queue_tx_locked(conn, tx);
 	spin_unlock_bh(&conn->lock);
+	if (!queued) {
+		tx->waiting = false;
+		tx->status = tx->status ?: -ECONNABORTED;
+		kib_tx_done(tx);
+	}
 }
 
 static bool kib_keepalive_due(struct kib_conn *conn)
@@ -556,6 +636,16 @@ static int kib_post_tx_locked(struct kib_conn *conn, struct kib_tx *tx,
 		conn->nnoops_posted++;
 	list_move_tail(&tx->list, &conn->active_txs);
 
+	if (tx->reg_pending) {
+		/*
+		 * Valid from here whether or not the post works: a partly
+		 * posted chain may have registered it.
+		 */
+		tx->reg_pending = false;
+		tx->mr_valid = true;
+		tx->valid_rkey = tx->reg_wr.key;
+		atomic64_inc(&net->stats.sinks_registered);
+	}
 	rc = ib_post_send(conn->qp, first, NULL);
 	if (rc) {
 		/* the QP is broken: close_work fails everything on it */
@@ -568,11 +658,6 @@ static int kib_post_tx_locked(struct kib_conn *conn, struct kib_tx *tx,
 	}
 	conn->outstanding_credits = 0;
 	conn->last_send = jiffies;
-	if (tx->reg_pending) {
-		tx->reg_pending = false;
-		tx->mr_valid = true;
-		tx->valid_rkey = tx->reg_wr.key;
-	}
 	if (tx->nrdma_wrs) {
 		/* posted: the work requests are the QP's now */
 		tx->nrdma_wrs = 0;
@@ -618,10 +703,8 @@ void kib_check_sends(struct kib_conn *conn)
 
 	spin_lock_bh(&conn->lock);
 	if (noop && conn->state == KIB_CONN_ESTABLISHED &&
-	    kib_need_noop_locked(conn)) {
-		kib_queue_tx_locked(conn, noop);
+	    kib_need_noop_locked(conn) && kib_queue_tx_locked(conn, noop))
 		noop = NULL;
-	}
 	while (conn->state == KIB_CONN_ESTABLISHED &&
 	       conn->nsends_posted < conn->max_sends) {
 		bool credit;
@@ -711,8 +794,10 @@ static void kib_tx_inv_done(struct ib_cq *cq, struct ib_wc *wc)
 	kib_conn_get(conn);
 	spin_lock_bh(&conn->lock);
 	tx->sending--;
-	if (wc->status == IB_WC_SUCCESS)
+	if (wc->status == IB_WC_SUCCESS) {
 		tx->mr_valid = false;
+		atomic64_inc(&tx->net->stats.sinks_invalidated);
+	}
 	idle = kib_tx_idle_locked(tx);
 	spin_unlock_bh(&conn->lock);
 
@@ -739,7 +824,9 @@ static void kib_tx_unsig_done(struct ib_cq *cq, struct ib_wc *wc)
  * @status: for its LNet messages
  *
  * A sink registration is invalidated first: the LNet message completes
- * only once the peer can no longer write into the buffer.
+ * only once the peer can no longer write into the buffer (if the
+ * LOCAL_INV cannot be posted or fails, kib_tx_done() deregisters the MR
+ * before it completes the message).
  */
 void kib_tx_complete_reply(struct kib_conn *conn, struct kib_tx *tx,
 			   int status)
@@ -940,7 +1027,7 @@ static int kib_send_get_done(struct kib_net *net, struct kib_rx *rx,
 	rc = kib_tx_rdma_prep(tx, &src, &req->rd, nob);
 	kib_tx_prep(tx, KIB_MSG_GET_DONE, KIB_COMPLETION_NOB);
 	tx->msg->u.completion.cookie = req->cookie;
-	tx->msg->u.completion.status = rc ?: nob;
+	tx->msg->u.completion.status = rc ?: nob + kib_test_done_extra;
 	tx->status = rc;
 	tx->lntmsg[0] = msg;
 	if (rc) {
@@ -967,6 +1054,11 @@ int kib_send(struct lnet_ni *ni, void *private, struct lnet_msg *msg)
 
 	tx = kib_tx_get(net);
 	if (!tx) {
+		if (READ_ONCE(net->pool_closed)) {
+			/* the device went: the NI stays, sending fails */
+			atomic64_inc(&net->stats.sends_refused);
+			return -ENETDOWN;
+		}
 		pr_warn_ratelimited("out of tx descriptors (ntx=%d)\n",
 				    kib_ntx);
 		return -ENOMEM;
@@ -997,6 +1089,9 @@ int kib_send(struct lnet_ni *ni, void *private, struct lnet_msg *msg)
 		kib_tx_done(tx);
 		return rc;
 	}
+	/* test builds: hold the tx for a while, as a preempted sender would */
+	if (kib_test_send_delay_ms && preemptible())
+		msleep(kib_test_send_delay_ms);
 	kib_launch_tx(net, tx, msg->target.nid);
 	return 0;
 }
