@@ -167,9 +167,13 @@ static void kib_handle_completion(struct kib_conn *conn, struct kib_msg *msg)
 		lie = tx && !kib_done_nob_ok(conn, tx, c);
 		if (lie)
 			status = -EPROTO;
-		else if (tx && c->status >= 0 && tx->lntmsg[1])
-			lnet_set_reply_msg_len(conn->net->ni, tx->lntmsg[1],
-					       c->status);
+		else if (tx && c->status >= 0 && tx->lntmsg[1] &&
+			 lnet_set_reply_msg_len(conn->net->ni, tx->lntmsg[1],
+						c->status)) {
+			/* longer than the REPLY's MD: the core refused it */
+			lie = true;
+			status = -EPROTO;
+		}
 		break;
 	default:	/* PUT_DONE: the PUT_REQ's held credit is returnable */
 		tx = kib_claim_reply(conn, KIB_MSG_PUT_ACK, c->cookie);
