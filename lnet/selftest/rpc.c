@@ -12,8 +12,10 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cpumask.h>
+#include <linux/delay.h>
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
+#include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/wait.h>
 #include <linux/lnet/cpt.h>
@@ -549,12 +551,28 @@ static void lst_srpc_ev(struct lst_mdcb *cb, struct lnet_event *ev)
 	spin_unlock_irqrestore(&svc->lock, flags);
 }
 
+/*
+ * Post @s's request MD; -ESHUTDOWN once the service is stopping.
+ *
+ * lst_service_stop() sets svc->stopping, then unlinks each buffer's MD
+ * that it finds posted, both under svc->lock. A buffer is marked posted
+ * only while the service is not stopping, and its handle is published
+ * under the lock after LNetMDAttach(): if the stop began in between, the
+ * stopper may have found no handle to unlink, so we unlink it ourselves
+ * (a handle the stopper did unlink is stale by then, and refused). A
+ * request may land inside LNetMDAttach() and be served, and the buffer
+ * posted again, before we publish: post_seq keeps our stale handle from
+ * replacing the newer one.
+ */
 static int lst_srpc_post(struct lst_srpc *s)
 {
 	struct lnet_process_id any = { .nid = LNET_NID_ANY, .pid = LNET_PID_ANY };
 	struct lst_service *svc = s->svc;
 	struct lnet_handle_me meh;
+	struct lnet_handle_md mdh;
 	unsigned long flags;
+	unsigned int seq = 0;
+	bool stopping;
 	int rc;
 
 	rc = LNetMEAttach(svc->portal, any, svc->id, 0, LNET_UNLINK,
@@ -562,39 +580,83 @@ static int lst_srpc_post(struct lst_srpc *s)
 	if (rc)
 		return rc;
 	spin_lock_irqsave(&svc->lock, flags);
-	s->posted = true;
+	stopping = svc->stopping;
+	if (!stopping) {
+		s->posted = true;
+		seq = ++s->post_seq;
+		LNetInvalidateMDHandle(&s->mdh);
+	}
 	spin_unlock_irqrestore(&svc->lock, flags);
+	if (stopping) {
+		LNetMEUnlink(meh);
+		return -ESHUTDOWN;
+	}
 	atomic_inc(&lst_nmd);
 	/* a request waiting on the lazy portal may land at once */
 	rc = LNetMDAttach(meh, lst_md(&s->req, sizeof(s->req), false, 1,
 				      LNET_MD_OP_PUT | LNET_MD_TRUNCATE,
 				      &s->cb),
-			  LNET_UNLINK, &s->mdh);
+			  LNET_UNLINK, &mdh);
 	if (rc) {
 		atomic_dec(&lst_nmd);
 		spin_lock_irqsave(&svc->lock, flags);
 		s->posted = false;
 		spin_unlock_irqrestore(&svc->lock, flags);
 		LNetMEUnlink(meh);
+		return rc;
 	}
-	return rc;
+	spin_lock_irqsave(&svc->lock, flags);
+	/* unless a request landed, was served and the buffer reposted since */
+	if (s->posted && s->post_seq == seq)
+		s->mdh = mdh;
+	stopping = svc->stopping;
+	spin_unlock_irqrestore(&svc->lock, flags);
+	if (stopping)
+		LNetMDUnlink(mdh);
+	return 0;
 }
+
+#ifdef LNET_KUNIT
+/*
+ * Debug builds: hold each served buffer this long before it is posted
+ * again, so that tests/scenarios/selftest.sh can unload the module while
+ * buffers are between their request and their repost.
+ */
+static unsigned int lst_recycle_delay_ms;
+module_param_named(recycle_delay_ms, lst_recycle_delay_ms, uint, 0644);
+MODULE_PARM_DESC(recycle_delay_ms,
+		 "debug builds: ms a served request buffer waits before it is posted again");
+
+static void lst_recycle_delay(void)
+{
+	unsigned int ms = READ_ONCE(lst_recycle_delay_ms);
+
+	if (ms)
+		msleep(ms);
+}
+#else
+static void lst_recycle_delay(void)
+{
+}
+#endif
 
 /* The request is served: post the buffer again, or retire it. */
 static void lst_srpc_recycle(struct lst_srpc *s)
 {
 	struct lst_service *svc = s->svc;
 	unsigned long flags;
-	bool stopping;
+	int rc;
 
 	spin_lock_irqsave(&svc->lock, flags);
 	s->serving = false;
-	stopping = svc->stopping;
 	spin_unlock_irqrestore(&svc->lock, flags);
 
-	if (!stopping && !lst_srpc_post(s))
+	/* the stop may begin at any point: lst_srpc_post() settles it */
+	lst_recycle_delay();
+	rc = lst_srpc_post(s);
+	if (!rc)
 		return;
-	if (!stopping)
+	if (rc != -ESHUTDOWN)
 		pr_warn_ratelimited("%s: cannot repost a request buffer\n",
 				    svc->name);
 	spin_lock_irqsave(&svc->lock, flags);
