@@ -229,12 +229,28 @@ static void lst_test_free(struct lst_test *t)
 	kfree(t);
 }
 
+/*
+ * The batch's last unit is over and lst_unit_end() is out of the batch:
+ * it drops b->active to 0, wakes us and unlocks, all under b->lock, so
+ * taking that lock here orders our kfree() after its last touch of @b.
+ */
+static bool lst_batch_idle(struct lst_batch *b)
+{
+	unsigned long flags;
+	bool idle;
+
+	spin_lock_irqsave(&b->lock, flags);
+	idle = b->active == 0;
+	spin_unlock_irqrestore(&b->lock, flags);
+	return idle;
+}
+
 static void lst_batch_destroy(struct lst_batch *b)
 {
 	struct lst_test *t, *tmp;
 
 	lst_batch_stop(b, true);
-	wait_event(b->waitq, READ_ONCE(b->active) == 0);
+	wait_event(b->waitq, lst_batch_idle(b));
 	list_for_each_entry_safe(t, tmp, &b->tests, list) {
 		list_del(&t->list);
 		lst_test_free(t);

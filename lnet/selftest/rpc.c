@@ -16,6 +16,7 @@
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
 #include <linux/moduleparam.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/wait.h>
 #include <linux/lnet/cpt.h>
@@ -68,10 +69,17 @@ static void lst_eq_handler(struct lnet_event *ev)
 	struct lst_mdcb *cb = ev->md.user_ptr;
 	bool last = ev->unlinked;
 
-	/* @cb may be freed by its owner once fn() saw the final event */
+	/*
+	 * @cb may be freed by its owner once fn() saw the final event. LNet
+	 * lets LNetEQFree() succeed before this callback runs (the MD stops
+	 * counting then, lnet/eq.c), so the unload waits on lst_nmd, then
+	 * for this RCU section to end (lst_rpc_shutdown()).
+	 */
+	rcu_read_lock();
 	cb->fn(cb, ev);
 	if (last && atomic_dec_and_test(&lst_nmd))
 		wake_up(&lst_md_waitq);
+	rcu_read_unlock();
 }
 
 static struct lnet_md lst_md(void *start, unsigned int len, bool kiov,
@@ -167,17 +175,69 @@ static void lst_rpc_complete(struct work_struct *work)
 		complete(&rpc->comp);
 }
 
-/* Called with rpc->lock held for the final MD event or the end of posting. */
+/*
+ * Called with rpc->lock held for the final MD event, the end of posting or
+ * of an abort: the RPC completes (and done() may free or reuse it) only
+ * once nobody is posting it or aborting it.
+ */
 static bool lst_rpc_settle(struct lst_rpc *rpc)
 {
-	return rpc->pending == 0 && !rpc->posting;
+	lockdep_assert_held(&rpc->lock);
+	return rpc->pending == 0 && !rpc->posting && !rpc->aborting;
+}
+
+/*
+ * Start an abort under rpc->lock: take the MD handles to unlink and hold
+ * the RPC (rpc->aborting) so that it cannot complete, and be freed or
+ * reposted by its done(), before lst_rpc_abort_end() has unlinked them.
+ */
+static bool lst_rpc_abort_begin(struct lst_rpc *rpc, int why,
+				struct lnet_handle_md mdh[3])
+{
+	lockdep_assert_held(&rpc->lock);
+	if (rpc->aborted || rpc->pending == 0)
+		return false;
+	rpc->aborted = true;
+	rpc->aborting = true;
+	if (!rpc->err)
+		rpc->err = why;
+	mdh[0] = rpc->req_mdh;
+	mdh[1] = rpc->rpy_mdh;
+	mdh[2] = rpc->bulk_mdh;
+	return true;
+}
+
+/* Drop a hold on @rpc (@hold: its posting or aborting); the last completes it. */
+static void lst_rpc_release(struct lst_rpc *rpc, bool *hold)
+{
+	unsigned long flags;
+	bool done;
+
+	spin_lock_irqsave(&rpc->lock, flags);
+	*hold = false;
+	done = lst_rpc_settle(rpc);
+	spin_unlock_irqrestore(&rpc->lock, flags);
+	if (done)
+		lst_queue_work(rpc->peer.nid, &rpc->work);
+}
+
+static void lst_rpc_abort_end(struct lst_rpc *rpc, struct lnet_handle_md mdh[3])
+{
+	int i;
+
+	/* no selftest lock held: an unlink may deliver its event here */
+	for (i = 0; i < 3; i++)
+		if (!LNetMDHandleIsInvalid(mdh[i]))
+			LNetMDUnlink(mdh[i]);
+	lst_rpc_release(rpc, &rpc->aborting);
 }
 
 static void lst_rpc_event(struct lst_rpc *rpc, struct lnet_event *ev,
 			  struct lst_mdcb *which)
 {
+	struct lnet_handle_md mdh[3];
 	unsigned long flags;
-	bool fail, done = false;
+	bool fail = false, done = false;
 
 	spin_lock_irqsave(&rpc->lock, flags);
 	if (which == &rpc->rpy_cb && ev->type == LNET_EVENT_PUT && !ev->status) {
@@ -191,16 +251,21 @@ static void lst_rpc_event(struct lst_rpc *rpc, struct lnet_event *ev,
 	}
 	if (ev->status && ev->type != LNET_EVENT_UNLINK && !rpc->err)
 		rpc->err = ev->status;
-	/* a request that could not be sent will never be answered */
-	fail = rpc->err && !rpc->aborted && rpc->pending > 1;
-	if (ev->unlinked) {
+	if (ev->unlinked)
 		rpc->pending--;
+	/*
+	 * A request that could not be sent will never be answered: abort
+	 * the MDs left, holding the RPC from here, as the others' final
+	 * events may come on another CPU as soon as we unlock.
+	 */
+	if (rpc->err)
+		fail = lst_rpc_abort_begin(rpc, rpc->err, mdh);
+	if (ev->unlinked)
 		done = lst_rpc_settle(rpc);
-	}
 	spin_unlock_irqrestore(&rpc->lock, flags);
 
 	if (fail)
-		lst_rpc_abort(rpc, rpc->err);
+		lst_rpc_abort_end(rpc, mdh);
 	if (done)
 		lst_queue_work(rpc->peer.nid, &rpc->work);
 }
@@ -239,24 +304,13 @@ void lst_rpc_abort(struct lst_rpc *rpc, int why)
 {
 	struct lnet_handle_md mdh[3];
 	unsigned long flags;
-	int i;
+	bool begun;
 
 	spin_lock_irqsave(&rpc->lock, flags);
-	if (rpc->aborted || rpc->pending == 0) {
-		spin_unlock_irqrestore(&rpc->lock, flags);
-		return;
-	}
-	rpc->aborted = true;
-	if (!rpc->err)
-		rpc->err = why;
-	mdh[0] = rpc->req_mdh;
-	mdh[1] = rpc->rpy_mdh;
-	mdh[2] = rpc->bulk_mdh;
+	begun = lst_rpc_abort_begin(rpc, why, mdh);
 	spin_unlock_irqrestore(&rpc->lock, flags);
-
-	for (i = 0; i < 3; i++)
-		if (!LNetMDHandleIsInvalid(mdh[i]))
-			LNetMDUnlink(mdh[i]);
+	if (begun)
+		lst_rpc_abort_end(rpc, mdh);
 }
 
 /**
@@ -298,6 +352,7 @@ void lst_rpc_init(struct lst_rpc *rpc, struct lnet_process_id peer,
 	rpc->replied = false;
 	rpc->bulk_ok = false;
 	rpc->aborted = false;
+	rpc->aborting = false;
 	rpc->rpy_len = 0;
 	LNetInvalidateMDHandle(&rpc->req_mdh);
 	LNetInvalidateMDHandle(&rpc->rpy_mdh);
@@ -328,7 +383,6 @@ int lst_rpc_post(struct lst_rpc *rpc)
 	struct lnet_handle_md mdh;
 	unsigned int portal;
 	unsigned long flags;
-	bool done;
 	int rc;
 
 	portal = rpc->service <= LST_SVC_FRAMEWORK_MAX ?
@@ -386,12 +440,7 @@ int lst_rpc_post(struct lst_rpc *rpc)
 fail:
 	lst_rpc_abort(rpc, rc);
 posted:
-	spin_lock_irqsave(&rpc->lock, flags);
-	rpc->posting = false;
-	done = lst_rpc_settle(rpc);
-	spin_unlock_irqrestore(&rpc->lock, flags);
-	if (done)
-		lst_queue_work(rpc->peer.nid, &rpc->work);
+	lst_rpc_release(rpc, &rpc->posting);
 	return 0;
 }
 
@@ -815,9 +864,14 @@ void lst_rpc_shutdown(void)
 	LNetClearLazyPortal(LST_REQUEST_PORTAL);
 	LNetClearLazyPortal(LST_FRAMEWORK_PORTAL);
 	wait_event(lst_md_waitq, atomic_read(&lst_nmd) == 0);
-	/* the last handler may still be returning from its callback */
-	while ((rc = LNetEQFree(lst_eqh)) == -EBUSY)
-		schedule_timeout_uninterruptible(1);
+	/*
+	 * The handler that dropped lst_nmd to 0 may still be in
+	 * wake_up(&lst_md_waitq) or returning, and nothing in LNet waits for
+	 * it (see lst_eq_handler()): wait for its RCU section, whose end is
+	 * after its last touch of this module's data.
+	 */
+	synchronize_rcu();
+	rc = LNetEQFree(lst_eqh);
 	if (rc)
 		pr_warn("EQ free: %d\n", rc);
 }

@@ -110,6 +110,7 @@ struct lst_rpc {
 	bool			replied;
 	bool			bulk_ok;
 	bool			aborted;
+	bool			aborting;	/* unlinks under way: no completion */
 	unsigned int		rpy_len;
 	struct lnet_handle_md	req_mdh, rpy_mdh, bulk_mdh;
 	struct lst_mdcb		req_cb, rpy_cb, bulk_cb;
