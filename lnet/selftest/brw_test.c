@@ -46,6 +46,14 @@ static int lst_brw_check_param(const struct lst_test_req *req, u32 feats)
 	return 0;
 }
 
+/* what lst_brw_unit_init() allocates: the pages under offset + len */
+static u64 lst_brw_unit_bytes(const union lst_test_param *p, u32 feats)
+{
+	struct lst_brw_args a = lst_brw_args(p, feats);
+
+	return (u64)DIV_ROUND_UP(a.offset + a.len, PAGE_SIZE) << PAGE_SHIFT;
+}
+
 static int lst_brw_unit_init(struct lst_unit *u, struct lst_test *t)
 {
 	struct lst_brw_args a = lst_brw_args(&t->param, t->feats);
@@ -96,6 +104,7 @@ static int lst_brw_done_rpc(struct lst_unit *u, struct lst_rpc *rpc)
 const struct lst_test_ops lst_brw_ops = {
 	.service	= LST_SVC_BRW,
 	.check_param	= lst_brw_check_param,
+	.unit_bytes	= lst_brw_unit_bytes,
 	.unit_init	= lst_brw_unit_init,
 	.unit_fini	= lst_brw_unit_fini,
 	.prep_rpc	= lst_brw_prep_rpc,

@@ -9,12 +9,38 @@
 
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
+#include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/lnet/lib-lnet.h>
 #include "console.h"
 
 struct lstcon lst_con;
+
+#ifdef LNET_KUNIT
+/*
+ * Debug builds: fail the next fail_group_alloc allocations of a group's
+ * new node list (tests/scenarios/selftest.sh; the debug kernel has no
+ * failslab). Read and written under lst_con.mutex.
+ */
+static unsigned int lstcon_fail_group_alloc;
+module_param_named(fail_group_alloc, lstcon_fail_group_alloc, uint, 0644);
+MODULE_PARM_DESC(fail_group_alloc,
+		 "debug builds: fail this many add_group node list allocations");
+
+static bool lstcon_fault(void)
+{
+	if (!lstcon_fail_group_alloc)
+		return false;
+	lstcon_fail_group_alloc--;
+	return true;
+}
+#else
+static bool lstcon_fault(void)
+{
+	return false;
+}
+#endif
 
 /* ---- nodes and groups ----------------------------------------------------- */
 
@@ -332,10 +358,14 @@ static int lstcon_group_add(struct lstio_group *a)
 		return -E2BIG;
 	if (!n)
 		return 0;
-	nodes = kvcalloc(max(n, 1U), sizeof(*nodes), GFP_KERNEL);
+	nodes = lstcon_fault() ? NULL :
+		kvcalloc(n, sizeof(*nodes), GFP_KERNEL);
+	if (!nodes)
+		return -ENOMEM;
+	/* a moved array frees the old one: g->nodes must follow at once */
 	grown = krealloc_array(g->nodes, g->nnodes + n, sizeof(*grown),
 			       GFP_KERNEL);
-	if (!nodes || !grown) {
+	if (!grown) {
 		kvfree(nodes);
 		return -ENOMEM;
 	}

@@ -28,6 +28,10 @@ struct lst_session {
 	unsigned long		last_active;	/* jiffies */
 	ktime_t			start;
 	struct list_head	batches;
+	/* what its tests hold (admission, lst_test_admit()) */
+	unsigned int		ntests;
+	unsigned int		nunits;
+	u64			bulk_bytes;
 	atomic_t		brw_errors;
 	atomic_t		ping_errors;
 };
@@ -225,12 +229,28 @@ static void lst_test_free(struct lst_test *t)
 	kfree(t);
 }
 
+/*
+ * The batch's last unit is over and lst_unit_end() is out of the batch:
+ * it drops b->active to 0, wakes us and unlocks, all under b->lock, so
+ * taking that lock here orders our kfree() after its last touch of @b.
+ */
+static bool lst_batch_idle(struct lst_batch *b)
+{
+	unsigned long flags;
+	bool idle;
+
+	spin_lock_irqsave(&b->lock, flags);
+	idle = b->active == 0;
+	spin_unlock_irqrestore(&b->lock, flags);
+	return idle;
+}
+
 static void lst_batch_destroy(struct lst_batch *b)
 {
 	struct lst_test *t, *tmp;
 
 	lst_batch_stop(b, true);
-	wait_event(b->waitq, READ_ONCE(b->active) == 0);
+	wait_event(b->waitq, lst_batch_idle(b));
 	list_for_each_entry_safe(t, tmp, &b->tests, list) {
 		list_del(&t->list);
 		lst_test_free(t);
@@ -507,6 +527,44 @@ static int lst_test_make_units(struct lst_test *t)
 	return 0;
 }
 
+static void lst_test_refused(struct lst_srpc *s, const struct lst_session *ses,
+			     u64 units, u64 unit_bytes)
+{
+	char nidstr[LNET_NIDSTR_SIZE];
+
+	pr_warn_ratelimited("session %s: TEST from %s refused: %llu units of %llu bulk bytes on top of %u tests, %u units, %llu bytes (max_tests %u, max_units %u, max_bulk_mb %llu)\n",
+			    ses->name,
+			    lnet_nid2str(s->peer.nid, nidstr, sizeof(nidstr)),
+			    units, unit_bytes, ses->ntests, ses->nunits,
+			    ses->bulk_bytes, lst_max_tests, lst_max_units,
+			    lst_max_bulk_bytes() >> 20);
+}
+
+/**
+ * lst_test_admit() - may a session take one more test?
+ * @ses: the session, with what its tests hold already
+ * @units: units the test asks for (destinations x concurrency)
+ * @unit_bytes: bulk bytes (whole pages) each unit keeps for its life
+ *
+ * A TEST makes the node allocate every unit and its buffer up front, for
+ * whoever made the session: the module parameters max_tests, max_units
+ * and max_bulk_mb bound what one session can make it hold.
+ *
+ * Return: 0, or -E2BIG (the reply's status tells the console).
+ */
+static int lst_test_admit(const struct lst_session *ses, u64 units,
+			  u64 unit_bytes)
+{
+	u64 bytes = units * unit_bytes;	/* < 2^27 units of < 2^21 bytes */
+
+	if (ses->ntests >= lst_max_tests ||
+	    units > lst_max_units - min(ses->nunits, lst_max_units) ||
+	    bytes > lst_max_bulk_bytes() -
+		    min(ses->bulk_bytes, lst_max_bulk_bytes()))
+		return -E2BIG;
+	return 0;
+}
+
 static int lst_handle_test(struct lst_srpc *s)
 {
 	struct lst_test_req *req = &s->req.body.test_req;
@@ -514,6 +572,7 @@ static int lst_handle_test(struct lst_srpc *s)
 	const struct lst_test_ops *ops = lst_test_ops_of(req->service);
 	struct lst_session *ses;
 	struct lst_test *t = NULL;
+	u64 units = 0, unit_bytes = 0;
 	struct lst_batch *b;
 	int rc;
 
@@ -533,6 +592,18 @@ static int lst_handle_test(struct lst_srpc *s)
 	rpy->status = req->is_client ? -ops->check_param(req, ses->feats) : 0;
 	if (rpy->status)
 		goto out;
+	/* a server-role test holds no unit, but its test all the same */
+	if (req->is_client) {
+		units = (u64)req->ndest * req->concur;
+		unit_bytes = ops->unit_bytes ?
+			     ops->unit_bytes(&req->param, ses->feats) : 0;
+	}
+	rc = lst_test_admit(ses, units, unit_bytes);
+	if (rc) {
+		lst_test_refused(s, ses, units, unit_bytes);
+		rpy->status = -rc;
+		goto out;
+	}
 	b = lst_batch_find(ses, req->bid);
 	if (b && READ_ONCE(b->active)) {
 		rpy->status = EBUSY;
@@ -577,6 +648,9 @@ static int lst_handle_test(struct lst_srpc *s)
 		}
 	}
 	list_add_tail(&t->list, &b->tests);
+	ses->ntests++;
+	ses->nunits += t->nunits;
+	ses->bulk_bytes += t->nunits * unit_bytes;
 out:
 	rpy->sid = lst_reply_sid(s);
 	mutex_unlock(&lst_fw.mutex);

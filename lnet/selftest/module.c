@@ -6,6 +6,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/workqueue.h>
 #include "selftest.h"
@@ -28,6 +29,38 @@ unsigned int lst_test_buffers = 128;
 module_param_named(test_buffers, lst_test_buffers, uint, 0444);
 MODULE_PARM_DESC(test_buffers,
 		 "request buffers per test service (ping, brw)");
+
+/*
+ * A console that makes a session (MAKE_SESSION --force needs nothing
+ * more) has the node allocate every unit of a client-role TEST and each
+ * unit's bulk buffer up front: these bound what one session may hold. The
+ * defaults take lst's largest tests on a few nodes (concurrency 1024 at
+ * 1 MiB needs max_bulk_mb 1024) and our bench (8 x 1 MiB per node) many
+ * times over.
+ */
+unsigned int lst_max_tests = 256;
+module_param_named(max_tests, lst_max_tests, uint, 0644);
+MODULE_PARM_DESC(max_tests,
+		 "tests one session may add to this node (refused with E2BIG beyond)");
+
+unsigned int lst_max_units = 16384;
+module_param_named(max_units, lst_max_units, uint, 0644);
+MODULE_PARM_DESC(max_units,
+		 "test units (destinations x concurrency) one session may make on this node (E2BIG beyond)");
+
+static unsigned int lst_max_bulk_mb;
+module_param_named(max_bulk_mb, lst_max_bulk_mb, uint, 0644);
+MODULE_PARM_DESC(max_bulk_mb,
+		 "MiB of brw buffers one session's units may hold on this node (E2BIG beyond); 0: a quarter of RAM");
+
+u64 lst_max_bulk_bytes(void)
+{
+	unsigned int mb = READ_ONCE(lst_max_bulk_mb);
+
+	if (mb)
+		return (u64)mb << 20;
+	return ((u64)totalram_pages() << PAGE_SHIFT) / 4;
+}
 
 struct workqueue_struct *lst_wq;
 

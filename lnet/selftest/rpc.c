@@ -12,8 +12,11 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cpumask.h>
+#include <linux/delay.h>
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
+#include <linux/moduleparam.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/wait.h>
 #include <linux/lnet/cpt.h>
@@ -66,10 +69,17 @@ static void lst_eq_handler(struct lnet_event *ev)
 	struct lst_mdcb *cb = ev->md.user_ptr;
 	bool last = ev->unlinked;
 
-	/* @cb may be freed by its owner once fn() saw the final event */
+	/*
+	 * @cb may be freed by its owner once fn() saw the final event. LNet
+	 * lets LNetEQFree() succeed before this callback runs (the MD stops
+	 * counting then, lnet/eq.c), so the unload waits on lst_nmd, then
+	 * for this RCU section to end (lst_rpc_shutdown()).
+	 */
+	rcu_read_lock();
 	cb->fn(cb, ev);
 	if (last && atomic_dec_and_test(&lst_nmd))
 		wake_up(&lst_md_waitq);
+	rcu_read_unlock();
 }
 
 static struct lnet_md lst_md(void *start, unsigned int len, bool kiov,
@@ -165,17 +175,69 @@ static void lst_rpc_complete(struct work_struct *work)
 		complete(&rpc->comp);
 }
 
-/* Called with rpc->lock held for the final MD event or the end of posting. */
+/*
+ * Called with rpc->lock held for the final MD event, the end of posting or
+ * of an abort: the RPC completes (and done() may free or reuse it) only
+ * once nobody is posting it or aborting it.
+ */
 static bool lst_rpc_settle(struct lst_rpc *rpc)
 {
-	return rpc->pending == 0 && !rpc->posting;
+	lockdep_assert_held(&rpc->lock);
+	return rpc->pending == 0 && !rpc->posting && !rpc->aborting;
+}
+
+/*
+ * Start an abort under rpc->lock: take the MD handles to unlink and hold
+ * the RPC (rpc->aborting) so that it cannot complete, and be freed or
+ * reposted by its done(), before lst_rpc_abort_end() has unlinked them.
+ */
+static bool lst_rpc_abort_begin(struct lst_rpc *rpc, int why,
+				struct lnet_handle_md mdh[3])
+{
+	lockdep_assert_held(&rpc->lock);
+	if (rpc->aborted || rpc->pending == 0)
+		return false;
+	rpc->aborted = true;
+	rpc->aborting = true;
+	if (!rpc->err)
+		rpc->err = why;
+	mdh[0] = rpc->req_mdh;
+	mdh[1] = rpc->rpy_mdh;
+	mdh[2] = rpc->bulk_mdh;
+	return true;
+}
+
+/* Drop a hold on @rpc (@hold: its posting or aborting); the last completes it. */
+static void lst_rpc_release(struct lst_rpc *rpc, bool *hold)
+{
+	unsigned long flags;
+	bool done;
+
+	spin_lock_irqsave(&rpc->lock, flags);
+	*hold = false;
+	done = lst_rpc_settle(rpc);
+	spin_unlock_irqrestore(&rpc->lock, flags);
+	if (done)
+		lst_queue_work(rpc->peer.nid, &rpc->work);
+}
+
+static void lst_rpc_abort_end(struct lst_rpc *rpc, struct lnet_handle_md mdh[3])
+{
+	int i;
+
+	/* no selftest lock held: an unlink may deliver its event here */
+	for (i = 0; i < 3; i++)
+		if (!LNetMDHandleIsInvalid(mdh[i]))
+			LNetMDUnlink(mdh[i]);
+	lst_rpc_release(rpc, &rpc->aborting);
 }
 
 static void lst_rpc_event(struct lst_rpc *rpc, struct lnet_event *ev,
 			  struct lst_mdcb *which)
 {
+	struct lnet_handle_md mdh[3];
 	unsigned long flags;
-	bool fail, done = false;
+	bool fail = false, done = false;
 
 	spin_lock_irqsave(&rpc->lock, flags);
 	if (which == &rpc->rpy_cb && ev->type == LNET_EVENT_PUT && !ev->status) {
@@ -189,16 +251,21 @@ static void lst_rpc_event(struct lst_rpc *rpc, struct lnet_event *ev,
 	}
 	if (ev->status && ev->type != LNET_EVENT_UNLINK && !rpc->err)
 		rpc->err = ev->status;
-	/* a request that could not be sent will never be answered */
-	fail = rpc->err && !rpc->aborted && rpc->pending > 1;
-	if (ev->unlinked) {
+	if (ev->unlinked)
 		rpc->pending--;
+	/*
+	 * A request that could not be sent will never be answered: abort
+	 * the MDs left, holding the RPC from here, as the others' final
+	 * events may come on another CPU as soon as we unlock.
+	 */
+	if (rpc->err)
+		fail = lst_rpc_abort_begin(rpc, rpc->err, mdh);
+	if (ev->unlinked)
 		done = lst_rpc_settle(rpc);
-	}
 	spin_unlock_irqrestore(&rpc->lock, flags);
 
 	if (fail)
-		lst_rpc_abort(rpc, rpc->err);
+		lst_rpc_abort_end(rpc, mdh);
 	if (done)
 		lst_queue_work(rpc->peer.nid, &rpc->work);
 }
@@ -237,24 +304,13 @@ void lst_rpc_abort(struct lst_rpc *rpc, int why)
 {
 	struct lnet_handle_md mdh[3];
 	unsigned long flags;
-	int i;
+	bool begun;
 
 	spin_lock_irqsave(&rpc->lock, flags);
-	if (rpc->aborted || rpc->pending == 0) {
-		spin_unlock_irqrestore(&rpc->lock, flags);
-		return;
-	}
-	rpc->aborted = true;
-	if (!rpc->err)
-		rpc->err = why;
-	mdh[0] = rpc->req_mdh;
-	mdh[1] = rpc->rpy_mdh;
-	mdh[2] = rpc->bulk_mdh;
+	begun = lst_rpc_abort_begin(rpc, why, mdh);
 	spin_unlock_irqrestore(&rpc->lock, flags);
-
-	for (i = 0; i < 3; i++)
-		if (!LNetMDHandleIsInvalid(mdh[i]))
-			LNetMDUnlink(mdh[i]);
+	if (begun)
+		lst_rpc_abort_end(rpc, mdh);
 }
 
 /**
@@ -296,6 +352,7 @@ void lst_rpc_init(struct lst_rpc *rpc, struct lnet_process_id peer,
 	rpc->replied = false;
 	rpc->bulk_ok = false;
 	rpc->aborted = false;
+	rpc->aborting = false;
 	rpc->rpy_len = 0;
 	LNetInvalidateMDHandle(&rpc->req_mdh);
 	LNetInvalidateMDHandle(&rpc->rpy_mdh);
@@ -326,7 +383,6 @@ int lst_rpc_post(struct lst_rpc *rpc)
 	struct lnet_handle_md mdh;
 	unsigned int portal;
 	unsigned long flags;
-	bool done;
 	int rc;
 
 	portal = rpc->service <= LST_SVC_FRAMEWORK_MAX ?
@@ -384,12 +440,7 @@ int lst_rpc_post(struct lst_rpc *rpc)
 fail:
 	lst_rpc_abort(rpc, rc);
 posted:
-	spin_lock_irqsave(&rpc->lock, flags);
-	rpc->posting = false;
-	done = lst_rpc_settle(rpc);
-	spin_unlock_irqrestore(&rpc->lock, flags);
-	if (done)
-		lst_queue_work(rpc->peer.nid, &rpc->work);
+	lst_rpc_release(rpc, &rpc->posting);
 	return 0;
 }
 
@@ -549,12 +600,28 @@ static void lst_srpc_ev(struct lst_mdcb *cb, struct lnet_event *ev)
 	spin_unlock_irqrestore(&svc->lock, flags);
 }
 
+/*
+ * Post @s's request MD; -ESHUTDOWN once the service is stopping.
+ *
+ * lst_service_stop() sets svc->stopping, then unlinks each buffer's MD
+ * that it finds posted, both under svc->lock. A buffer is marked posted
+ * only while the service is not stopping, and its handle is published
+ * under the lock after LNetMDAttach(): if the stop began in between, the
+ * stopper may have found no handle to unlink, so we unlink it ourselves
+ * (a handle the stopper did unlink is stale by then, and refused). A
+ * request may land inside LNetMDAttach() and be served, and the buffer
+ * posted again, before we publish: post_seq keeps our stale handle from
+ * replacing the newer one.
+ */
 static int lst_srpc_post(struct lst_srpc *s)
 {
 	struct lnet_process_id any = { .nid = LNET_NID_ANY, .pid = LNET_PID_ANY };
 	struct lst_service *svc = s->svc;
 	struct lnet_handle_me meh;
+	struct lnet_handle_md mdh;
 	unsigned long flags;
+	unsigned int seq = 0;
+	bool stopping;
 	int rc;
 
 	rc = LNetMEAttach(svc->portal, any, svc->id, 0, LNET_UNLINK,
@@ -562,39 +629,83 @@ static int lst_srpc_post(struct lst_srpc *s)
 	if (rc)
 		return rc;
 	spin_lock_irqsave(&svc->lock, flags);
-	s->posted = true;
+	stopping = svc->stopping;
+	if (!stopping) {
+		s->posted = true;
+		seq = ++s->post_seq;
+		LNetInvalidateMDHandle(&s->mdh);
+	}
 	spin_unlock_irqrestore(&svc->lock, flags);
+	if (stopping) {
+		LNetMEUnlink(meh);
+		return -ESHUTDOWN;
+	}
 	atomic_inc(&lst_nmd);
 	/* a request waiting on the lazy portal may land at once */
 	rc = LNetMDAttach(meh, lst_md(&s->req, sizeof(s->req), false, 1,
 				      LNET_MD_OP_PUT | LNET_MD_TRUNCATE,
 				      &s->cb),
-			  LNET_UNLINK, &s->mdh);
+			  LNET_UNLINK, &mdh);
 	if (rc) {
 		atomic_dec(&lst_nmd);
 		spin_lock_irqsave(&svc->lock, flags);
 		s->posted = false;
 		spin_unlock_irqrestore(&svc->lock, flags);
 		LNetMEUnlink(meh);
+		return rc;
 	}
-	return rc;
+	spin_lock_irqsave(&svc->lock, flags);
+	/* unless a request landed, was served and the buffer reposted since */
+	if (s->posted && s->post_seq == seq)
+		s->mdh = mdh;
+	stopping = svc->stopping;
+	spin_unlock_irqrestore(&svc->lock, flags);
+	if (stopping)
+		LNetMDUnlink(mdh);
+	return 0;
 }
+
+#ifdef LNET_KUNIT
+/*
+ * Debug builds: hold each served buffer this long before it is posted
+ * again, so that tests/scenarios/selftest.sh can unload the module while
+ * buffers are between their request and their repost.
+ */
+static unsigned int lst_recycle_delay_ms;
+module_param_named(recycle_delay_ms, lst_recycle_delay_ms, uint, 0644);
+MODULE_PARM_DESC(recycle_delay_ms,
+		 "debug builds: ms a served request buffer waits before it is posted again");
+
+static void lst_recycle_delay(void)
+{
+	unsigned int ms = READ_ONCE(lst_recycle_delay_ms);
+
+	if (ms)
+		msleep(ms);
+}
+#else
+static void lst_recycle_delay(void)
+{
+}
+#endif
 
 /* The request is served: post the buffer again, or retire it. */
 static void lst_srpc_recycle(struct lst_srpc *s)
 {
 	struct lst_service *svc = s->svc;
 	unsigned long flags;
-	bool stopping;
+	int rc;
 
 	spin_lock_irqsave(&svc->lock, flags);
 	s->serving = false;
-	stopping = svc->stopping;
 	spin_unlock_irqrestore(&svc->lock, flags);
 
-	if (!stopping && !lst_srpc_post(s))
+	/* the stop may begin at any point: lst_srpc_post() settles it */
+	lst_recycle_delay();
+	rc = lst_srpc_post(s);
+	if (!rc)
 		return;
-	if (!stopping)
+	if (rc != -ESHUTDOWN)
 		pr_warn_ratelimited("%s: cannot repost a request buffer\n",
 				    svc->name);
 	spin_lock_irqsave(&svc->lock, flags);
@@ -753,9 +864,14 @@ void lst_rpc_shutdown(void)
 	LNetClearLazyPortal(LST_REQUEST_PORTAL);
 	LNetClearLazyPortal(LST_FRAMEWORK_PORTAL);
 	wait_event(lst_md_waitq, atomic_read(&lst_nmd) == 0);
-	/* the last handler may still be returning from its callback */
-	while ((rc = LNetEQFree(lst_eqh)) == -EBUSY)
-		schedule_timeout_uninterruptible(1);
+	/*
+	 * The handler that dropped lst_nmd to 0 may still be in
+	 * wake_up(&lst_md_waitq) or returning, and nothing in LNet waits for
+	 * it (see lst_eq_handler()): wait for its RCU section, whose end is
+	 * after its last touch of this module's data.
+	 */
+	synchronize_rcu();
+	rc = LNetEQFree(lst_eqh);
 	if (rc)
 		pr_warn("EQ free: %d\n", rc);
 }

@@ -44,6 +44,9 @@ extern unsigned int lst_session_timeout;
 extern unsigned int lst_rpc_timeout_s;
 extern unsigned int lst_framework_buffers;
 extern unsigned int lst_test_buffers;
+extern unsigned int lst_max_tests;
+extern unsigned int lst_max_units;
+u64 lst_max_bulk_bytes(void);
 
 extern struct workqueue_struct *lst_wq;
 void lst_queue_work(lnet_nid_t peer, struct work_struct *work);
@@ -107,6 +110,7 @@ struct lst_rpc {
 	bool			replied;
 	bool			bulk_ok;
 	bool			aborted;
+	bool			aborting;	/* unlinks under way: no completion */
 	unsigned int		rpy_len;
 	struct lnet_handle_md	req_mdh, rpy_mdh, bulk_mdh;
 	struct lst_mdcb		req_cb, rpy_cb, bulk_cb;
@@ -166,6 +170,7 @@ struct lst_srpc {
 	int			ev_status;
 	unsigned int		ev_mlength, ev_rlength;
 	bool			posted;
+	unsigned int		post_seq;	/* posts so far, under svc->lock */
 	bool			serving;
 	struct work_struct	work;
 };
@@ -207,6 +212,8 @@ struct lst_test_ops {
 	u32	service;
 	/* client role: check the TEST parameters; 0 or -errno */
 	int	(*check_param)(const struct lst_test_req *req, u32 feats);
+	/* client role: bulk bytes (whole pages) a unit holds; NULL: none */
+	u64	(*unit_bytes)(const union lst_test_param *p, u32 feats);
 	/* a unit of @t (u->test is set only once this succeeded) */
 	int	(*unit_init)(struct lst_unit *u, struct lst_test *t);
 	void	(*unit_fini)(struct lst_unit *u);

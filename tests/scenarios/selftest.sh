@@ -6,6 +6,10 @@
 # stat (table and CSV) and show_error with zero errors; bad commands get
 # clear errors; unloading lnet_selftest with a batch running stops it and
 # ends the peer's session. Guest 1 stays until its session is over.
+# Hardening (Documentation/hardening.md, "Selftest"): oversize TESTs are
+# refused (E2BIG) without holding memory; a failed group allocation leaves
+# the group sound; the peer unloads its module under brw load while its
+# request buffers wait to be reposted, then serves a new session.
 #
 # Run: lnet-vmtest --suite selftest --kernel debug --guests 2 --timeout 900 \
 #	--script $LNET_TOP/tests/scenarios/selftest.sh --arg tcp
@@ -21,12 +25,39 @@ me=$(ip -4 -o addr show eth0 | awk '{print $4}' | cut -d/ -f1 | head -n1)@$net
 t_lnd_load "$net" || exit 1
 t_insmod "load lnet_selftest" "$M/lnet/selftest/lnet_selftest.ko" || exit 1
 
+# msgs PATTERN: how many kernel log lines match
+msgs() {
+	dmesg | grep -c "$1"
+}
+
 if [ "$GUEST_INDEX" = 1 ]; then
 	# a test node: served until the console's session is gone
 	t_retry "joined a console session" 300 \
 		sh -c "dmesg | grep -q 'lnet_selftest: session .* from console'"
+	# Unloaded under brw load while served request buffers wait before
+	# their repost (debug knob): a buffer reposted after the stop looked
+	# at it would hold the unload for ever.
+	t_flag_wait loaded 900
+	echo 200 >/sys/module/lnet_selftest/parameters/recycle_delay_ms
+	sleep 3
+	rmmod lnet_selftest &
+	pid=$!
+	for ((i = 0; i < 120; i++)); do
+		kill -0 $pid 2>/dev/null || break
+		sleep 1
+	done
+	if kill -0 $pid 2>/dev/null; then
+		t_fail "unload lnet_selftest under load" "rmmod still waiting after 120 s"
+		t_flag_set abort
+		exit 1
+	fi
+	t_check "unload lnet_selftest under load" wait $pid
+	t_insmod "load lnet_selftest again" "$M/lnet/selftest/lnet_selftest.ko" || exit 1
+	t_flag_set reloaded
+	t_retry "joined the console's next session" 300 \
+		test "$(msgs 'lnet_selftest: session .* from console')" -ge 2
 	t_retry "console session ended (module unload on the console)" 600 \
-		sh -c "dmesg | grep -q 'lnet_selftest: session .* ended'"
+		test "$(msgs 'lnet_selftest: session .* ended')" -ge 2
 	# ended by the console's REMOVE_SESSION, not by the node's timeout
 	t_check "session removed by its console" \
 		sh -c "! dmesg | grep -q 'lnet_selftest: session .* no console for'"
@@ -74,6 +105,45 @@ lst_ok "list_group" list_group
 lst_ok "list_group servers --all" list_group servers --all
 lst_ok "ping servers" ping servers
 
+# A TEST that would make a node hold 1 GiB of brw buffers (1024 units x
+# 1 MiB, module parameter max_bulk_mb: a quarter of RAM) or more units
+# than max_units is refused with E2BIG, allocates nothing, and the node
+# goes on serving (every test below).
+meminfo() {
+	awk '/^(MemAvailable|Slab):/ { printf "%s %s kB  ", $1, $2 } END { print "" }' /proc/meminfo
+}
+avail_kb() {
+	awk '/^MemAvailable:/ { print $2 }' /proc/meminfo
+}
+echo "before the oversize TESTs: $(meminfo)"
+before=$(avail_kb)
+lst_ok "add_batch huge" add_batch huge
+lst_fails "TEST of 1024 x 1 MiB units refused here (E2BIG)" "argument list too long" \
+	add_test --batch huge --concurrency 1024 --from clients --to servers brw write size=1M
+lst_fails "TEST of 1024 x 1 MiB units refused by the peer (E2BIG)" "argument list too long" \
+	add_test --batch huge --concurrency 1024 --from servers --to clients brw read size=1M
+echo 64 >/sys/module/lnet_selftest/parameters/max_units
+lst_fails "TEST of 128 ping units refused with max_units 64" "argument list too long" \
+	add_test --batch huge --concurrency 128 --from clients --to servers ping
+echo 16384 >/sys/module/lnet_selftest/parameters/max_units
+dmesg | grep "TEST from .* refused" | tail -n 3
+t_check "refusal logged" sh -c "dmesg | grep -q 'lnet_selftest: session .*: TEST from .* refused'"
+echo "after the oversize TESTs: $(meminfo)"
+after=$(avail_kb)
+t_check "memory held by the refused TESTs < 32 MiB ($((before - after)) kB)" \
+	test $((before - after)) -lt 32768
+
+# Growing a group whose node list fails to allocate (debug knob, the
+# debug kernel has no failslab) leaves the group as it was: KASAN
+# catches a group left holding a freed array.
+lst_ok "add_group grow" add_group grow "$peer"
+echo 1 >/sys/module/lnet_selftest/parameters/fail_group_alloc
+lst_fails "add_group grow by 50 nodes, allocation failed" "cannot allocate memory" \
+	add_group grow "$peer" "192.0.2.[100-149]@$net"
+lst_ok "list_group grow --all after the failure" list_group grow --all
+lst_ok "add_group grow again" add_group grow "$peer"
+lst_ok "del_group grow" del_group grow
+
 lst_ok "add_batch write" add_batch write
 lst_fails "add_batch write again" "exist" add_batch write
 lst_fails "add_test to a missing batch" "not found|no such" add_test --batch nosuch --from clients --to servers ping
@@ -113,6 +183,22 @@ t_check "stat --csv: the node answered" \
 lst_fails "del_group in use" "busy|in use|used" del_group servers
 lst_ok "add_group spare" add_group spare "$peer"
 lst_ok "del_group spare" del_group spare
+
+# the peer unloads its module under brw load, then comes back
+lst_ok "add_batch load" add_batch load
+lst_ok "add_test load brw write 64k" \
+	add_test --batch load --concurrency 8 --from clients --to servers brw write size=64k check=simple
+lst_ok "run load" run load
+sleep 3
+t_flag_set loaded
+t_flag_wait reloaded 300 || exit 1
+lst_ok "stop load --force" stop --force load
+wait_idle load 120
+lst_ok "end_session after the peer's unload" end_session
+lst_ok "new_session after the peer's unload" new_session --timeout 120 selftest2
+t_retry "add_group servers $peer (reloaded peer)" 120 "$LST" add_group servers "$peer"
+lst_ok "add_group clients $me again" add_group clients "$me"
+lst_ok "ping servers after the peer's reload" ping servers
 
 # a batch that runs until stopped: stop, then one left running at unload
 lst_ok "add_batch forever" add_batch forever
