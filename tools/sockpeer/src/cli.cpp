@@ -124,6 +124,9 @@ std::string usage()
 	       "                          [--quiet-ms MS] [--case-ms MS] [--fake-pool IP]\n"
 	       "                          [--log FILE] TARGET_IP MY_IP\n"
 	       "       lnet-sockpeer done [--run N] TARGET_IP MY_IP\n"
+	       "       lnet-sockpeer hostile slow-handshake [--conns N] [--seconds S]\n"
+	       "                          [--interval-ms MS] [--deadline-ms MS] [--slack-ms MS]\n"
+	       "                          TARGET_IP MY_IP\n"
 	       "\n"
 	       "peer:   a socklnd peer against TARGET_IP's acceptor (TCP 988): good and bad\n"
 	       "        requests, hellos and messages\n"
@@ -136,6 +139,10 @@ std::string usage()
 	       "        replays one case and shows its bytes; --log FILE gets a line per case.\n"
 	       "done:   PUT lnet_lndtest's \"done\" marker with run number N (default 1) to\n"
 	       "        TARGET_IP's server, from a NID of MY_IP's subnet ending in .250\n"
+	       "hostile slow-handshake: N connections (100) trickling their request or hello\n"
+	       "        a byte every --interval-ms (1000) for S seconds (30), reopened when\n"
+	       "        closed; each must be closed by the target within --deadline-ms (5000)\n"
+	       "        + --slack-ms (3000)\n"
 	       "\n"
 	       "Each check prints \"ok NAME\" or \"not ok NAME # why\"; the exit status is 1 if\n"
 	       "one failed, 2 for a usage error. Needs root (privileged source ports).\n";
@@ -166,6 +173,17 @@ ParseResult parse_args(std::span<const std::string> args)
 		->transform(number)
 		->check(CLI::Range(1U, 0x7FFFFFFFU).description(""));
 	add_ips(done, ips, false);
+	auto *hostile = app.add_subcommand("hostile")->require_subcommand(1);
+	auto *slow = hostile->add_subcommand("slow-handshake");
+	slow->add_option("--conns", cmd.hostile.conns, "connections at once (100)")
+		->transform(number)
+		->check(CLI::Range(1U, 500U).description(""));
+	slow->add_option("--seconds", cmd.hostile.seconds, "how long to flood (30)")
+		->transform(number);
+	add_ms(slow, "--interval-ms", cmd.hostile.interval, "between two bytes (1000)");
+	add_ms(slow, "--deadline-ms", cmd.hostile.deadline, "the target's handshake deadline (5000)");
+	add_ms(slow, "--slack-ms", cmd.hostile.slack, "allowed beyond the deadline (3000)");
+	add_ips(slow, ips, false);
 
 	// CLI11 takes the words last-first.
 	std::vector<std::string> words(args.rbegin(), args.rend());
@@ -184,6 +202,8 @@ ParseResult parse_args(std::span<const std::string> args)
 		cmd.mode = Command::Mode::server;
 	else if (done->parsed())
 		cmd.mode = Command::Mode::done;
+	else if (slow->parsed())
+		cmd.mode = Command::Mode::hostile_slow_handshake;
 	else
 		cmd.mode = Command::Mode::fuzz;
 	const std::string name = app.get_subcommands().front()->get_name();
@@ -215,6 +235,8 @@ int run(const Command &cmd, std::ostream &out, std::ostream &err)
 		return run_server(cmd.target_ip, cmd.my_ip, out);
 	case Command::Mode::done:
 		return run_done(cmd.target_ip, cmd.my_ip, cmd.run, out);
+	case Command::Mode::hostile_slow_handshake:
+		return run_hostile_slow_handshake(cmd.hostile, cmd.target_ip, cmd.my_ip, out);
 	case Command::Mode::fuzz:
 		break;
 	}

@@ -5,6 +5,7 @@
 //   lnet-sockpeer server MY_IP PEER_IP
 //   lnet-sockpeer fuzz [options] TARGET_IP MY_IP
 //   lnet-sockpeer done [--run N] TARGET_IP MY_IP
+//   lnet-sockpeer hostile slow-handshake [options] TARGET_IP MY_IP
 #ifndef LNET_SOCKPEER_CLI_HPP
 #define LNET_SOCKPEER_CLI_HPP
 
@@ -14,11 +15,12 @@
 #include <string>
 
 #include "fuzz.hpp"
+#include "scenarios.hpp"
 
 namespace sockpeer {
 
 struct Command {
-	enum class Mode { help, peer, server, fuzz, done };
+	enum class Mode { help, peer, server, fuzz, done, hostile_slow_handshake };
 
 	Mode mode = Mode::help;
 	std::uint32_t target_ip = 0;	// peer, fuzz: the node under test; server: us
@@ -27,6 +29,7 @@ struct Command {
 	std::uint32_t fake_base = fuzz::Context{}.fake_base;
 	std::string log_path;		// fuzz: one line per case
 	std::uint32_t run = 1;		// done: the run number
+	HostileOptions hostile;
 };
 
 struct ParseResult {

@@ -31,6 +31,24 @@ TEST(Cli, PeerAndServer)
 	EXPECT_EQ(parse({"done", "192.0.2.2", "192.0.2.1"}).command->run, 1U);
 }
 
+TEST(Cli, HostileSlowHandshake)
+{
+	const auto h = parse({"hostile", "slow-handshake", "--conns", "150", "--seconds", "20",
+			      "--interval-ms", "500", "--deadline-ms", "4000", "--slack-ms", "2000",
+			      "192.0.2.2", "192.0.2.1"});
+	ASSERT_TRUE(h.command) << h.error;
+	EXPECT_EQ(h.command->mode, Command::Mode::hostile_slow_handshake);
+	EXPECT_EQ(h.command->hostile.conns, 150U);
+	EXPECT_EQ(h.command->hostile.seconds, 20U);
+	EXPECT_EQ(h.command->hostile.interval, std::chrono::milliseconds(500));
+	EXPECT_EQ(h.command->hostile.deadline, std::chrono::milliseconds(4000));
+	EXPECT_EQ(h.command->hostile.slack, std::chrono::milliseconds(2000));
+	EXPECT_EQ(h.command->target_ip, 0xC0000202U);
+	EXPECT_FALSE(parse({"hostile", "192.0.2.2", "192.0.2.1"}).command);
+	EXPECT_FALSE(parse({"hostile", "slow-handshake", "--conns", "0", "192.0.2.2",
+			    "192.0.2.1"}).command);
+}
+
 TEST(Cli, FuzzOptions)
 {
 	const auto f = parse({"fuzz", "--seed", "0x10", "--cases", "2500", "--parallel", "8",
