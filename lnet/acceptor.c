@@ -3,9 +3,11 @@
  * The acceptor (Documentation/wire/socklnd.md, "The acceptor") and the
  * socket helpers of the LNDs that use it.
  *
- * One kernel thread accepts on INADDR_ANY:accept_port, reads the 16-byte
- * (or 28-byte) connection request, finds the local NI whose NID is the
- * request's target and hands the socket to that NI's LND ->accept(). Every
+ * One kernel thread accepts on INADDR_ANY:accept_port; the 16-byte (or
+ * 28-byte) connection request is then gathered without a thread waiting on
+ * it (the passive handshakes below, shared with the LNDs' hellos), the
+ * local NI whose NID is the request's target found and the socket handed
+ * to that NI's LND ->accept(). Every
  * error is a close; the only things ever written back are the "version
  * answer" (a v1 request with NID 0) to a peer that spoke a protocol or
  * request version we do not know.
@@ -43,7 +45,12 @@ MODULE_PARM_DESC(accept_backlog, "listen backlog of the acceptor socket");
 static int accept_timeout = 5;
 module_param(accept_timeout, int, 0644);
 MODULE_PARM_DESC(accept_timeout,
-		 "seconds to read a connection request (and the passive side's hello)");
+		 "seconds for a whole connection request (and for the passive side's whole hello), however slowly its bytes come");
+
+static unsigned int accept_max_pending = 256;
+module_param(accept_max_pending, uint, 0644);
+MODULE_PARM_DESC(accept_max_pending,
+		 "connection requests read at once; a new connection beyond it drops the oldest pending one");
 
 enum lnet_accept_mode {
 	LNET_ACCEPT_SECURE,
@@ -58,6 +65,7 @@ static struct {
 	struct socket		*sock;		/* NULL: not listening */
 	struct task_struct	*task;
 	bool			stopping;
+	struct lnet_hs_pool	pool;		/* requests being read */
 } lnet_acc;
 
 int lnet_acceptor_port(void)
@@ -269,6 +277,239 @@ int lnet_connect(struct socket **sockp, lnet_nid_t peer_nid, __be32 local_ip,
 }
 EXPORT_SYMBOL_GPL(lnet_connect);
 
+/* ---- passive handshakes ---------------------------------------------------- */
+
+/*
+ * A handshake's socket callbacks only queue its work; they run in softirq
+ * context under sk_callback_lock, which also keeps @hs alive against
+ * lnet_hs_finish() restoring the callbacks.
+ */
+static void lnet_hs_kick(struct sock *sk)
+{
+	struct lnet_hs *hs;
+
+	read_lock_bh(&sk->sk_callback_lock);
+	hs = sk->sk_user_data;
+	if (hs)
+		mod_delayed_work(hs->pool->wq, &hs->work, 0);
+	read_unlock_bh(&sk->sk_callback_lock);
+}
+
+/* Read what has arrived without waiting: 0 (complete) or -errno. */
+static int lnet_hs_gather(struct lnet_hs *hs)
+{
+	unsigned int need;
+	int rc;
+
+	for (;;) {
+		struct kvec iov;
+		struct msghdr msg = { .msg_flags = MSG_DONTWAIT };
+
+		need = hs->ops->need(hs);
+		if (need <= hs->have)
+			return 0;
+		if (WARN_ON_ONCE(need > sizeof(hs->buf)))
+			return -EPROTO;
+		iov.iov_base = hs->buf + hs->have;
+		iov.iov_len = need - hs->have;
+		rc = kernel_recvmsg(hs->sock, &msg, &iov, 1, iov.iov_len,
+				    MSG_DONTWAIT);
+		if (rc < 0)
+			return rc;
+		if (!rc)
+			return -ECONNRESET;
+		hs->have += rc;
+	}
+}
+
+static void lnet_hs_finish(struct lnet_hs *hs, int rc)
+{
+	struct lnet_hs_pool *pool = hs->pool;
+	struct sock *sk = hs->sock->sk;
+
+	write_lock_bh(&sk->sk_callback_lock);
+	sk->sk_data_ready = hs->saved_data_ready;
+	sk->sk_state_change = hs->saved_state_change;
+	sk->sk_user_data = NULL;
+	write_unlock_bh(&sk->sk_callback_lock);
+
+	spin_lock_bh(&pool->lock);
+	list_del(&hs->list);
+	if (!hs->aborted)
+		pool->nlive--;
+	spin_unlock_bh(&pool->lock);
+	/* a kick that came before the callbacks went; nothing can queue it now */
+	cancel_delayed_work(&hs->work);
+
+	hs->ops->done(hs, rc);		/* frees @hs */
+
+	spin_lock_bh(&pool->lock);
+	if (!--pool->nall)
+		wake_up_all(&pool->waitq);
+	spin_unlock_bh(&pool->lock);
+}
+
+static void lnet_hs_work(struct work_struct *work)
+{
+	struct lnet_hs *hs = container_of(to_delayed_work(work),
+					  struct lnet_hs, work);
+	long left;
+	int rc;
+
+	if (READ_ONCE(hs->aborted)) {
+		rc = -ECONNABORTED;
+	} else {
+		rc = lnet_hs_gather(hs);
+		left = (long)(hs->deadline - jiffies);
+		if (rc == -EAGAIN && left > 0) {
+			/* no-op if a kick is pending already */
+			queue_delayed_work(hs->pool->wq, &hs->work, left);
+			return;
+		}
+		if (rc == -EAGAIN)
+			rc = -ETIMEDOUT;
+	}
+	lnet_hs_finish(hs, rc);
+}
+
+/**
+ * lnet_hs_pool_init() - a pool of passive handshakes, empty
+ * @pool: the pool
+ * @name: its workqueue's name, and what its messages say
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int lnet_hs_pool_init(struct lnet_hs_pool *pool, const char *name)
+{
+	spin_lock_init(&pool->lock);
+	INIT_LIST_HEAD(&pool->list);
+	pool->nlive = 0;
+	pool->nall = 0;
+	init_waitqueue_head(&pool->waitq);
+	pool->name = name;
+	/* handshakes may be on the way of memory reclaim (Lustre writeback) */
+	pool->wq = alloc_workqueue("%s", WQ_UNBOUND | WQ_MEM_RECLAIM, 0, name);
+	return pool->wq ? 0 : -ENOMEM;
+}
+EXPORT_SYMBOL_GPL(lnet_hs_pool_init);
+
+/**
+ * lnet_hs_pool_abort() - drop handshakes now
+ * @pool: the pool
+ * @owner: only those started for @owner; NULL: every one
+ *
+ * Their ->done() gets -ECONNABORTED soon, on the pool's workqueue.
+ */
+void lnet_hs_pool_abort(struct lnet_hs_pool *pool, void *owner)
+{
+	struct lnet_hs *hs;
+
+	spin_lock_bh(&pool->lock);
+	list_for_each_entry(hs, &pool->list, list) {
+		if (owner && hs->owner != owner)
+			continue;
+		if (!hs->aborted) {
+			WRITE_ONCE(hs->aborted, true);
+			pool->nlive--;
+		}
+		mod_delayed_work(pool->wq, &hs->work, 0);
+	}
+	spin_unlock_bh(&pool->lock);
+}
+EXPORT_SYMBOL_GPL(lnet_hs_pool_abort);
+
+/**
+ * lnet_hs_pool_fini() - abort every handshake, wait for them, free the pool
+ * @pool: an initialised pool; no lnet_hs_start() may come any more
+ */
+void lnet_hs_pool_fini(struct lnet_hs_pool *pool)
+{
+	lnet_hs_pool_abort(pool, NULL);
+	wait_event(pool->waitq, !READ_ONCE(pool->nall));
+	/* the last work item may still be returning from lnet_hs_finish() */
+	destroy_workqueue(pool->wq);
+}
+EXPORT_SYMBOL_GPL(lnet_hs_pool_fini);
+
+/* The oldest live handshake makes room; pool->lock held. */
+static void lnet_hs_evict_oldest_locked(struct lnet_hs_pool *pool)
+{
+	struct lnet_hs *hs;
+
+	lockdep_assert_held(&pool->lock);
+	list_for_each_entry(hs, &pool->list, list) {
+		if (hs->aborted)
+			continue;
+		WRITE_ONCE(hs->aborted, true);
+		pool->nlive--;
+		mod_delayed_work(pool->wq, &hs->work, 0);
+		pr_warn_ratelimited("%s: too many handshakes at once: dropping the oldest, from %pI4\n",
+				    pool->name, &hs->peer_ip);
+		return;
+	}
+}
+
+/**
+ * lnet_hs_start() - read a peer's handshake in the background
+ * @pool: the pool it joins
+ * @hs: the handshake, with ->ops and ->owner set; the rest is filled here
+ * @sock: a connected socket; @hs's on success
+ * @limit: most live handshakes in @pool; a new one beyond it drops the oldest
+ * @timeout: seconds for the whole handshake
+ *
+ * ->done() is called exactly once, when the handshake is complete, fails,
+ * runs out of time or is dropped.
+ *
+ * Context: process context.
+ * Return: 0, or -EBUSY when twice @limit are still winding down (the
+ * caller keeps @hs and @sock).
+ */
+int lnet_hs_start(struct lnet_hs_pool *pool, struct lnet_hs *hs,
+		  struct socket *sock, unsigned int limit, int timeout)
+{
+	struct sock *sk = sock->sk;
+
+	limit = max(limit, 1U);
+	hs->pool = pool;
+	hs->sock = sock;
+	hs->have = 0;
+	hs->aborted = false;
+	hs->deadline = jiffies + (long)max(timeout, 1) * HZ;
+	hs->peer_ip = 0;
+	hs->peer_port = 0;
+	lnet_sock_getaddr(sock, true, &hs->peer_ip, &hs->peer_port);
+	INIT_DELAYED_WORK(&hs->work, lnet_hs_work);
+
+	spin_lock_bh(&pool->lock);
+	if (pool->nall >= 2 * limit) {
+		spin_unlock_bh(&pool->lock);
+		pr_warn_ratelimited("%s: too many handshakes at once: refused %pI4\n",
+				    pool->name, &hs->peer_ip);
+		return -EBUSY;
+	}
+	if (pool->nlive >= limit)
+		lnet_hs_evict_oldest_locked(pool);
+	list_add_tail(&hs->list, &pool->list);
+	pool->nlive++;
+	pool->nall++;
+	/*
+	 * Still under pool->lock: nothing may queue the work (an abort, an
+	 * eviction) before the callbacks it restores are saved.
+	 */
+	write_lock(&sk->sk_callback_lock);
+	hs->saved_data_ready = sk->sk_data_ready;
+	hs->saved_state_change = sk->sk_state_change;
+	sk->sk_user_data = hs;
+	sk->sk_data_ready = lnet_hs_kick;
+	sk->sk_state_change = lnet_hs_kick;
+	write_unlock(&sk->sk_callback_lock);
+	spin_unlock_bh(&pool->lock);
+	/* bytes that came before the callbacks; arms the deadline otherwise */
+	mod_delayed_work(pool->wq, &hs->work, 0);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(lnet_hs_start);
+
 /* ---- the passive side ------------------------------------------------------- */
 
 /* "I speak version 1": a request for NID 0, then the caller closes. */
@@ -283,88 +524,96 @@ static void lnet_acceptor_answer(struct socket *sock)
 	lnet_sock_write(sock, &cr, sizeof(cr), lnet_acceptor_timeout());
 }
 
-/* Read the request's target NID; 0, or -errno to close. */
-static int lnet_acceptor_read_target(struct socket *sock, __be32 peer_ip,
-				     lnet_nid_t *nid)
+static unsigned int lnet_acceptor_need(const struct lnet_hs *hs)
 {
-	int timeout = lnet_acceptor_timeout();
+	const u32 *w = (const u32 *)hs->buf;
+	u32 version;
+
+	if (hs->have < 4)
+		return 4;
+	if (w[0] != LNET_PROTO_ACCEPTOR_MAGIC &&
+	    w[0] != swab32(LNET_PROTO_ACCEPTOR_MAGIC))
+		return 0;
+	if (hs->have < 8)
+		return 8;
+	version = w[0] == LNET_PROTO_ACCEPTOR_MAGIC ? w[1] : swab32(w[1]);
+	if (version == LNET_PROTO_ACCEPTOR_VERSION)
+		return sizeof(struct lnet_acceptor_connreq);
+	if (version == LNET_PROTO_ACCEPTOR_VERSION_16)
+		return 8 + sizeof(struct lnet_nid16);
+	return 0;
+}
+
+/* The complete request's target NID; 0, or -errno to close. */
+static int lnet_acceptor_parse(struct lnet_hs *hs, lnet_nid_t *nid)
+{
 	struct lnet_nid16 large;
 	u32 magic, version;
 	bool flip;
-	int rc;
 
-	rc = lnet_sock_read(sock, &magic, sizeof(magic), timeout);
-	if (rc)
-		return rc;
+	memcpy(&magic, hs->buf, sizeof(magic));
 	flip = magic == swab32(LNET_PROTO_ACCEPTOR_MAGIC);
 	if (magic == LNET_PROTO_MAGIC || magic == swab32(LNET_PROTO_MAGIC)) {
 		/* a hello without a connection request */
-		lnet_acceptor_answer(sock);
+		lnet_acceptor_answer(hs->sock);
 		return -EPROTO;
 	}
 	if (!flip && magic != LNET_PROTO_ACCEPTOR_MAGIC) {
 		pr_err_ratelimited("refused connection from %pI4: unsupported acceptor protocol (magic %08x%s)\n",
-				   &peer_ip, magic,
+				   &hs->peer_ip, magic,
 				   magic == LNET_PROTO_TCP_MAGIC ?
 				   ", an old socklnd without acceptor" : "");
 		return -EPROTO;
 	}
 
-	rc = lnet_sock_read(sock, &version, sizeof(version), timeout);
-	if (rc)
-		return rc;
+	memcpy(&version, hs->buf + 4, sizeof(version));
 	if (flip)
 		version = swab32(version);
-
 	switch (version) {
 	case LNET_PROTO_ACCEPTOR_VERSION:
-		rc = lnet_sock_read(sock, nid, sizeof(*nid), timeout);
-		if (!rc && flip)
+		memcpy(nid, hs->buf + 8, sizeof(*nid));
+		if (flip)
 			*nid = swab64(*nid);
-		return rc;
+		return 0;
 	case LNET_PROTO_ACCEPTOR_VERSION_16:
 		/* a large NID is in network order: never swapped */
-		rc = lnet_sock_read(sock, &large, sizeof(large), timeout);
-		if (rc)
-			return rc;
+		memcpy(&large, hs->buf + 8, sizeof(large));
 		if (lnet_nid16_to_nid4(&large, nid)) {
 			pr_err_ratelimited("refused connection from %pI4: large target NID not supported\n",
-					   &peer_ip);
+					   &hs->peer_ip);
 			return -EPROTO;
 		}
 		return 0;
 	default:
-		lnet_acceptor_answer(sock);
+		lnet_acceptor_answer(hs->sock);
 		pr_warn_ratelimited("refused connection from %pI4: acceptor protocol version %u\n",
-				    &peer_ip, version);
+				    &hs->peer_ip, version);
 		return -EPROTO;
 	}
 }
 
-/* Handle one accepted connection; @sock is consumed. */
-static void lnet_acceptor_handle(struct socket *sock)
+/* The request is in (or the handshake failed): hand the socket on. */
+static void lnet_acceptor_done(struct lnet_hs *hs, int rc)
 {
+	struct socket *sock = hs->sock;
 	char str[LNET_NIDSTR_SIZE];
 	struct lnet_ni *ni;
 	lnet_nid_t nid;
-	__be32 peer_ip;
-	int peer_port;
-	int rc;
 
-	rc = lnet_sock_getaddr(sock, true, &peer_ip, &peer_port);
-	if (rc)
-		goto out;
-	if (lnet_acc.mode == LNET_ACCEPT_SECURE &&
-	    peer_port > LNET_ACCEPTOR_MAX_RESERVED_PORT) {
-		pr_warn_ratelimited("refused connection from %pI4: insecure port %d\n",
-				    &peer_ip, peer_port);
-		goto out;
-	}
-	rc = lnet_acceptor_read_target(sock, peer_ip, &nid);
+	if (!rc)
+		rc = lnet_acceptor_parse(hs, &nid);
 	if (rc) {
-		if (rc != -EPROTO)
+		if (rc != -EPROTO && rc != -ECONNABORTED)
 			pr_warn_ratelimited("connection request from %pI4: error %d\n",
-					    &peer_ip, rc);
+					    &hs->peer_ip, rc);
+		/*
+		 * Slow, dropped or gone: reset rather than FIN, or an orphan
+		 * whose peer never closes would stay in FIN-WAIT for good
+		 * (a kernel socket has no timers once closed). A refusal
+		 * keeps the FIN so that its answer gets there.
+		 */
+		if (rc != -EPROTO)
+			sock_no_linger(sock->sk);
 		goto out;
 	}
 
@@ -375,13 +624,47 @@ static void lnet_acceptor_handle(struct socket *sock)
 	rcu_read_unlock();
 	if (!ni) {
 		pr_err_ratelimited("refused connection from %pI4 for %s: no matching local NI\n",
-				   &peer_ip, lnet_nid2str(nid, str, sizeof(str)));
+				   &hs->peer_ip, lnet_nid2str(nid, str, sizeof(str)));
 		goto out;
 	}
 	rc = ni->lnd->accept(ni, sock);
 	lnet_ni_call_end(ni);
 	if (!rc)
-		return;		/* the LND owns @sock */
+		sock = NULL;	/* the LND's now */
+out:
+	if (sock)
+		sock_release(sock);
+	kfree(hs);
+}
+
+static const struct lnet_hs_ops lnet_acceptor_hs_ops = {
+	.need	= lnet_acceptor_need,
+	.done	= lnet_acceptor_done,
+};
+
+/* One accepted connection: its request is read in the background. */
+static void lnet_acceptor_handle(struct socket *sock)
+{
+	struct lnet_hs *hs;
+	__be32 peer_ip;
+	int peer_port;
+
+	if (lnet_sock_getaddr(sock, true, &peer_ip, &peer_port))
+		goto out;
+	if (lnet_acc.mode == LNET_ACCEPT_SECURE &&
+	    peer_port > LNET_ACCEPTOR_MAX_RESERVED_PORT) {
+		pr_warn_ratelimited("refused connection from %pI4: insecure port %d\n",
+				    &peer_ip, peer_port);
+		goto out;
+	}
+	hs = kzalloc(sizeof(*hs), GFP_KERNEL);
+	if (!hs)
+		goto out;
+	hs->ops = &lnet_acceptor_hs_ops;
+	if (!lnet_hs_start(&lnet_acc.pool, hs, sock,
+			   READ_ONCE(accept_max_pending), lnet_acceptor_timeout()))
+		return;
+	kfree(hs);
 out:
 	sock_release(sock);
 }
@@ -439,27 +722,34 @@ static int lnet_acceptor_listen(void)
 	struct socket *sock;
 	int rc;
 
+	rc = lnet_hs_pool_init(&lnet_acc.pool, "lnet_accept");
+	if (rc)
+		return rc;
 	rc = sock_create_kern(&init_net, PF_INET, SOCK_STREAM, IPPROTO_TCP,
 			      &sock);
 	if (rc)
-		return rc;
+		goto fail_pool;
 	sock_set_reuseaddr(sock->sk);
 	rc = kernel_bind(sock, (struct sockaddr *)&sin, sizeof(sin));
 	if (!rc)
 		rc = kernel_listen(sock, accept_backlog);
-	if (rc) {
-		sock_release(sock);
-		return rc;
-	}
+	if (rc)
+		goto fail_sock;
 	lnet_acc.stopping = false;
 	task = kthread_run(lnet_acceptor_thread, sock, "lnet_acceptor");
 	if (IS_ERR(task)) {
-		sock_release(sock);
-		return PTR_ERR(task);
+		rc = PTR_ERR(task);
+		goto fail_sock;
 	}
 	lnet_acc.sock = sock;
 	lnet_acc.task = task;
 	return 0;
+
+fail_sock:
+	sock_release(sock);
+fail_pool:
+	lnet_hs_pool_fini(&lnet_acc.pool);
+	return rc;
 }
 
 /**
@@ -505,8 +795,8 @@ EXPORT_SYMBOL_GPL(lnet_acceptor_start);
 /**
  * lnet_acceptor_stop() - drop a reference taken by lnet_acceptor_start()
  *
- * The last one closes the listener and waits for the acceptor thread,
- * which may be finishing a connection request (up to accept_timeout).
+ * The last one closes the listener, stops the acceptor thread and drops
+ * the connection requests still being read.
  */
 void lnet_acceptor_stop(void)
 {
@@ -528,6 +818,7 @@ void lnet_acceptor_stop(void)
 		kernel_sock_shutdown(sock, SHUT_RDWR);
 		kthread_stop(task);
 		sock_release(sock);
+		lnet_hs_pool_fini(&lnet_acc.pool);
 	}
 out:
 	mutex_unlock(&lnet_acc_mutex);

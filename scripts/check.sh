@@ -127,7 +127,8 @@ step socklnd guest --suite socklnd --kernel debug --guests 2 --timeout 900 \
 	--script "$top/tests/scenarios/lnd.sh" --arg tcp
 step socklnd-cut guest --suite socklnd-cut --kernel debug --guests 2 --timeout 900 \
 	--script "$top/tests/scenarios/lnd-cut.sh" --arg tcp
-for s in socklnd-active socklnd-bad socklnd-reboot socklnd-fuzz socklnd-hostile; do
+for s in socklnd-active socklnd-bad socklnd-reboot socklnd-fuzz socklnd-hostile \
+	socklnd-handshake; do
 	step "$s" guest --suite "$s" --kernel debug --guests 2 --timeout 900 \
 		--script "$top/tests/scenarios/$s.sh"
 done

@@ -321,11 +321,17 @@ static int __init ksock_module_init(void)
 		goto fail_connd_wq;
 	}
 
-	rc = lnet_register_lnd(&ksock_lnd);
+	rc = lnet_hs_pool_init(&ksock_data.passive, "ksocklnd_hello");
 	if (rc)
 		goto fail_reaper_wq;
+
+	rc = lnet_register_lnd(&ksock_lnd);
+	if (rc)
+		goto fail_passive;
 	return 0;
 
+fail_passive:
+	lnet_hs_pool_fini(&ksock_data.passive);
 fail_reaper_wq:
 	destroy_workqueue(ksock_data.reaper_wq);
 fail_connd_wq:
@@ -337,6 +343,7 @@ static void __exit ksock_module_exit(void)
 {
 	/* no NI of ours can exist: each holds a reference on this module */
 	lnet_unregister_lnd(&ksock_lnd);
+	lnet_hs_pool_fini(&ksock_data.passive);
 	destroy_workqueue(ksock_data.reaper_wq);
 	destroy_workqueue(ksock_data.connd_wq);
 }

@@ -13,10 +13,13 @@
  *   ksock_sched	one scheduler thread: receives and transmits for its
  *		connections, bound to a CPU partition
  *
- * Threads: the schedulers (nscheds per CPT). Work items: the handshakes
- * (active connects and passive hellos, which block) on connd_wq, at most
- * nconnds at once; the reaper (timeouts, keepalives, reconnects, freeing
- * closed connections) on the ordered reaper_wq.
+ * Threads: the schedulers (nscheds per CPT). Work items: the active
+ * handshakes (connect, hello, reply: they block) on connd_wq, at most
+ * nconnds at once; the passive hellos, gathered without blocking as
+ * their bytes come (lnet_hs_start(), at most max_pending_hellos, each
+ * within accept_timeout) on the workqueue of ksock_data.passive, so that
+ * neither kind waits behind the other; the reaper (timeouts, keepalives,
+ * reconnects, freeing closed connections) on the ordered reaper_wq.
  *
  * Lock order (outer first); every lock is taken with BH disabled, since
  * the socket callbacks run in softirq context:
@@ -51,6 +54,7 @@
 #include <linux/uio.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
+#include <linux/lnet/acceptor.h>
 #include <linux/lnet/lnd.h>
 
 /* ---- wire (Documentation/wire/socklnd.md) -------------------------------- */
@@ -136,6 +140,7 @@ extern int ksock_credits;
 extern int ksock_peer_credits;
 extern int ksock_nscheds;
 extern int ksock_nconnds;
+extern unsigned int ksock_max_pending_hellos;
 extern int ksock_typed_conns;
 extern int ksock_conns_per_peer;
 extern int ksock_min_bulk;
@@ -344,16 +349,22 @@ struct ksock_data {
 
 	/* NI shutdown waits here for its peers, conns and connd jobs */
 	wait_queue_head_t	shutdown_waitq;
+	/* passive hellos being gathered, of every net (hs.owner) */
+	struct lnet_hs_pool	passive;
 };
 
 extern struct ksock_data ksock_data;
 
-/* a socket accepted for one of our NIs, waiting for a connd */
-struct ksock_connreq {
-	struct work_struct	work;		/* on ksock_data.connd_wq */
+/* a socket accepted for one of our NIs, its hello being gathered */
+struct ksock_passive {
+	struct lnet_hs		hs;		/* in ksock_data.passive */
 	struct ksock_net	*net;
-	struct socket		*sock;
 };
+
+/* a hello and its IPs */
+#define KSOCK_HELLO_BUF_SIZE	(sizeof(struct ksock_hello_wire) + \
+				 KSOCK_HELLO_MAX_IPS * sizeof(u32))
+static_assert(KSOCK_HELLO_BUF_SIZE <= LNET_HS_BUF_SIZE);
 
 /* a handshake in progress (net->socks) */
 struct ksock_handshake {

@@ -2,13 +2,14 @@
 /*
  * Connections: the handshakes (Documentation/wire/socklnd.md, "Handshake"),
  * registration with their peer (races, duplicates, incarnations: "Races and
- * rejections" there), start, close and destruction; and the connd work
- * items that run the handshakes.
+ * rejections" there), start, close and destruction; the connd work items
+ * that run the active handshakes, and the passive ones' completion.
  *
  * Life of a connection
- *  1. A connd work item completes a handshake on a bare socket: actively (connect
- *     through lnet_connect(), our hello, the peer's reply) or passively
- *     (a socket from the acceptor: the peer's hello, then our reply).
+ *  1. A handshake on a bare socket: actively, a connd work item (connect
+ *     through lnet_connect(), our hello, the peer's reply); or passively,
+ *     a socket from the acceptor whose hello is gathered without a thread
+ *     waiting on it (lnet_hs_start()), then our reply.
  *  2. ksock_conn_register() adds it to its peer under net->lock, after
  *     the handshake and race checks; messages waiting on the peer move to it.
  *  3. ksock_conn_start() takes over the socket callbacks and lets the
@@ -58,6 +59,7 @@ void ksock_net_abort_handshakes(struct ksock_net *net)
 {
 	struct ksock_handshake *hs;
 
+	lnet_hs_pool_abort(&ksock_data.passive, net);
 	mutex_lock(&net->sock_mutex);
 	list_for_each_entry(hs, &net->socks, list)
 		kernel_sock_shutdown(hs->sock, SHUT_RDWR);
@@ -84,23 +86,47 @@ static int ksock_send_hello(struct socket *sock, const struct ksock_hello *h,
 }
 
 /*
- * Read a peer's hello. Return 0; -EPROTONOSUPPORT with h->version set for
- * a version we do not speak (V1, V4, unknown); -EPROTO for garbage; or the
- * socket's error.
+ * The bytes a hello needs in all, from the @have bytes of it in @buf: 8
+ * for the magic and version, 56 for a V2/V3 hello, then its IPs. 0 (or
+ * anything not above @have) when it is complete, or when the head already
+ * says ksock_hello_decode() will refuse it.
  */
-static int ksock_recv_hello(struct socket *sock, struct ksock_hello *h,
-			    bool *flip, int timeout)
+static unsigned int ksock_hello_need(const u8 *buf, unsigned int have)
+{
+	const struct ksock_hello_wire *w = (const void *)buf;
+	u32 head[2], version, nips;
+	bool flip;
+
+	if (have < sizeof(head))
+		return sizeof(head);
+	memcpy(head, buf, sizeof(head));
+	if (ksock_hello_parse_head(head, &version, &flip) ||
+	    (version != KSOCK_PROTO_V2 && version != KSOCK_PROTO_V3))
+		return 0;
+	if (have < sizeof(*w))
+		return sizeof(*w);
+	nips = flip ? swab32(w->nips) : w->nips;
+	if (nips > KSOCK_HELLO_MAX_IPS)
+		return 0;
+	return sizeof(*w) + nips * sizeof(u32);
+}
+
+/*
+ * Decode a hello gathered as ksock_hello_need() asked. Return 0;
+ * -EPROTONOSUPPORT with h->version set for a version we do not speak (V1,
+ * V4, unknown); or -EPROTO for garbage.
+ */
+static int ksock_hello_decode(const u8 *buf, unsigned int have,
+			      struct ksock_hello *h, bool *flip)
 {
 	struct ksock_hello_wire w;
-	u32 ips[KSOCK_HELLO_MAX_IPS];
-	u32 head[2];
-	u32 version;
+	u32 head[2], ip, version;
 	unsigned int i;
 	int rc;
 
-	rc = lnet_sock_read(sock, head, sizeof(head), timeout);
-	if (rc)
-		return rc;
+	if (have < sizeof(head))
+		return -EPROTO;
+	memcpy(head, buf, sizeof(head));
 	rc = ksock_hello_parse_head(head, &version, flip);
 	if (rc) {
 		ksock_dump_hello_bytes("bad hello received", head, sizeof(head));
@@ -109,26 +135,46 @@ static int ksock_recv_hello(struct socket *sock, struct ksock_hello *h,
 	h->version = version;
 	if (version != KSOCK_PROTO_V2 && version != KSOCK_PROTO_V3)
 		return -EPROTONOSUPPORT;
-
-	memcpy(&w, head, sizeof(head));
-	rc = lnet_sock_read(sock, (u8 *)&w + sizeof(head),
-			    sizeof(w) - sizeof(head), timeout);
-	if (rc)
-		return rc;
+	if (have < sizeof(w))
+		return -EPROTO;
+	memcpy(&w, buf, sizeof(w));
 	ksock_dump_hello_bytes("hello received", &w, sizeof(w));
 	ksock_hello_from_wire(&w, *flip, h);
-	if (h->nips > KSOCK_HELLO_MAX_IPS)
+	if (h->nips > KSOCK_HELLO_MAX_IPS ||
+	    have < sizeof(w) + h->nips * sizeof(ip))
 		return -EPROTO;
-	if (h->nips) {
-		rc = lnet_sock_read(sock, ips, h->nips * sizeof(ips[0]),
-				    timeout);
-		if (rc)
-			return rc;
-		for (i = 0; i < h->nips; i++)
-			if (!ips[i])
-				return -EPROTO;
+	for (i = 0; i < h->nips; i++) {
+		memcpy(&ip, buf + sizeof(w) + i * sizeof(ip), sizeof(ip));
+		if (!ip)
+			return -EPROTO;
 	}
 	return 0;
+}
+
+/*
+ * Read the answer to our hello, all of it within @timeout seconds. Return
+ * as ksock_hello_decode(), or the socket's error.
+ */
+static int ksock_recv_hello(struct socket *sock, struct ksock_hello *h,
+			    bool *flip, int timeout)
+{
+	unsigned long deadline = jiffies + (long)timeout * HZ;
+	u8 buf[KSOCK_HELLO_BUF_SIZE];
+	unsigned int have = 0, need;
+	long left;
+	int rc;
+
+	while ((need = ksock_hello_need(buf, have)) > have) {
+		left = (long)(deadline - jiffies);
+		if (left <= 0)
+			return -ETIMEDOUT;
+		rc = lnet_sock_read(sock, buf + have, need - have,
+				    DIV_ROUND_UP(left, HZ));
+		if (rc)
+			return rc;
+		have = need;
+	}
+	return ksock_hello_decode(buf, have, h, flip);
 }
 
 static void ksock_hello_init(struct ksock_net *net, struct ksock_hello *h,
@@ -406,33 +452,49 @@ void ksock_conn_destroy(struct ksock_conn *conn)
 
 /* ---- the passive side ------------------------------------------------------------- */
 
-static void ksock_passive_handshake(struct work_struct *work)
+static unsigned int ksock_passive_need(const struct lnet_hs *hs)
 {
-	struct ksock_connreq *cr = container_of(work, struct ksock_connreq,
-						work);
-	struct ksock_net *net = cr->net;
-	struct socket *sock = cr->sock;
+	return ksock_hello_need(hs->buf, hs->have);
+}
+
+/*
+ * The peer's hello is in (lnet_hs_start() gathered it without a thread
+ * waiting), or it failed or ran out of time: register the connection
+ * and answer. Runs on ksock_data.passive's workqueue, never on connd_wq,
+ * so that passive peers cannot hold up our own connects.
+ */
+static void ksock_passive_done(struct lnet_hs *lhs, int rc)
+{
+	struct ksock_passive *p = container_of(lhs, struct ksock_passive, hs);
+	struct ksock_net *net = p->net;
+	struct socket *sock = lhs->sock;
+	__be32 peer_ip = lhs->peer_ip;
+	int peer_port = lhs->peer_port;
 	int timeout = lnet_acceptor_timeout();
 	char str[LNET_NIDSTR_SIZE];
 	struct ksock_handshake hs;
 	struct ksock_hello h, reply;
 	struct ksock_conn *conn = NULL;
 	struct lnet_process_id id;
-	__be32 peer_ip = 0;
-	int peer_port = 0;
 	bool flip = false;
-	int type, rc;
+	int type;
 
-	kfree(cr);
+	if (!rc)
+		rc = ksock_hello_decode(lhs->buf, lhs->have, &h, &flip);
+	kfree(p);
+	if (rc == -ETIMEDOUT || rc == -ECONNABORTED || rc == -ECONNRESET) {
+		/* slow, dropped or gone: a reset, see lnet_acceptor_done() */
+		if (rc == -ETIMEDOUT)
+			pr_warn_ratelimited("%pI4: no complete hello in %d s\n",
+					    &peer_ip, timeout);
+		sock_no_linger(sock->sk);
+		sock_release(sock);
+		goto out_unbusy;
+	}
 	if (!ksock_handshake_add(net, &hs, sock)) {
 		sock_release(sock);
 		goto out_unbusy;
 	}
-	rc = lnet_sock_getaddr(sock, true, &peer_ip, &peer_port);
-	if (rc)
-		goto out;
-
-	rc = ksock_recv_hello(sock, &h, &flip, timeout);
 	if (rc == -EPROTONOSUPPORT) {
 		/* our own version, type NONE: "speak V3 to me" */
 		ksock_hello_init(net, &reply, KSOCK_PROTO_V3, LNET_NID_ANY,
@@ -510,35 +572,48 @@ out_unbusy:
 	ksock_net_unbusy(net);
 }
 
+static const struct lnet_hs_ops ksock_passive_ops = {
+	.need	= ksock_passive_need,
+	.done	= ksock_passive_done,
+};
+
 /**
  * ksock_accept() - the acceptor hands us a socket for @ni
  * @ni: the NI the connection request named
  * @sock: the socket, with the request read
  *
- * The handshake blocks, so it runs as a work item on connd_wq.
- * Return: 0 (the socket is ours), -ENOMEM or -ESHUTDOWN.
+ * The peer's hello is gathered in the background (lnet_hs_start()), at
+ * most max_pending_hellos at once, within accept_timeout.
+ * Return: 0 (the socket is ours), -ENOMEM, -ESHUTDOWN or -EBUSY.
  */
 int ksock_accept(struct lnet_ni *ni, struct socket *sock)
 {
 	struct ksock_net *net = lnet_ni_data(ni);
-	struct ksock_connreq *cr = kzalloc(sizeof(*cr), GFP_NOFS);
+	struct ksock_passive *p = kzalloc(sizeof(*p), GFP_NOFS);
+	int rc;
 
-	if (!cr)
+	if (!p)
 		return -ENOMEM;
 	spin_lock_bh(&net->lock);
 	if (net->shutdown) {
 		spin_unlock_bh(&net->lock);
-		kfree(cr);
+		kfree(p);
 		return -ESHUTDOWN;
 	}
 	atomic_inc(&net->nbusy);
 	spin_unlock_bh(&net->lock);
 
-	cr->net = net;
-	cr->sock = sock;
-	INIT_WORK(&cr->work, ksock_passive_handshake);
-	queue_work(ksock_data.connd_wq, &cr->work);
-	return 0;
+	p->net = net;
+	p->hs.ops = &ksock_passive_ops;
+	p->hs.owner = net;
+	rc = lnet_hs_start(&ksock_data.passive, &p->hs, sock,
+			   READ_ONCE(ksock_max_pending_hellos),
+			   lnet_acceptor_timeout());
+	if (rc) {
+		kfree(p);
+		ksock_net_unbusy(net);
+	}
+	return rc;
 }
 
 /* ---- the active side -------------------------------------------------------------- */

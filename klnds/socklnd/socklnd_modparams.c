@@ -43,6 +43,11 @@ int ksock_nconnds = 4;
 module_param_named(nconnds, ksock_nconnds, int, 0444);
 MODULE_PARM_DESC(nconnds, "handshakes in progress at once (connd workqueue's max_active)");
 
+unsigned int ksock_max_pending_hellos = 256;
+module_param_named(max_pending_hellos, ksock_max_pending_hellos, uint, 0644);
+MODULE_PARM_DESC(max_pending_hellos,
+		 "passive hellos read at once; a new connection beyond it drops the oldest pending one");
+
 static int nconnds_max = 64;
 module_param(nconnds_max, int, 0444);
 MODULE_PARM_DESC(nconnds_max, "most handshakes at once (ignored: nconnds is fixed)");

@@ -125,6 +125,9 @@ std::string usage()
 	       "                          [--log FILE] TARGET_IP MY_IP\n"
 	       "       lnet-sockpeer done [--run N] TARGET_IP MY_IP\n"
 	       "       lnet-sockpeer hostile zc-flood|lazy-flood TARGET_IP MY_IP\n"
+	       "       lnet-sockpeer hostile slow-handshake [--conns N] [--seconds S]\n"
+	       "                          [--interval-ms MS] [--deadline-ms MS] [--slack-ms MS]\n"
+	       "                          TARGET_IP MY_IP\n"
 	       "\n"
 	       "peer:   a socklnd peer against TARGET_IP's acceptor (TCP 988): good and bad\n"
 	       "        requests, hellos and messages\n"
@@ -139,6 +142,10 @@ std::string usage()
 	       "        TARGET_IP's server, from a NID of MY_IP's subnet ending in .250\n"
 	       "hostile: zc-flood: 0-byte PUTs asking for ZC-ACKs, read back slowly;\n"
 	       "        lazy-flood: PUTs no service takes on lazy portal 50 (lnet_selftest)\n"
+	       "hostile slow-handshake: N connections (100) trickling their request or hello\n"
+	       "        a byte every --interval-ms (1000) for S seconds (30), reopened when\n"
+	       "        closed; each must be closed by the target within --deadline-ms (5000)\n"
+	       "        + --slack-ms (3000)\n"
 	       "\n"
 	       "Each check prints \"ok NAME\" or \"not ok NAME # why\"; the exit status is 1 if\n"
 	       "one failed, 2 for a usage error. Needs root (privileged source ports).\n";
@@ -169,11 +176,22 @@ ParseResult parse_args(std::span<const std::string> args)
 		->transform(number)
 		->check(CLI::Range(1U, 0x7FFFFFFFU).description(""));
 	add_ips(done, ips, false);
-	auto *hostile = app.add_subcommand("hostile");
-	hostile->add_option("MODE", cmd.hostile, "zc-flood or lazy-flood")
-		->required()
-		->check(CLI::IsMember({"zc-flood", "lazy-flood"}));
-	add_ips(hostile, ips, false);
+	auto *hostile = app.add_subcommand("hostile")->require_subcommand(1);
+	auto *zc = hostile->add_subcommand("zc-flood");
+	add_ips(zc, ips, false);
+	auto *lazy = hostile->add_subcommand("lazy-flood");
+	add_ips(lazy, ips, false);
+	auto *slow = hostile->add_subcommand("slow-handshake");
+	slow->add_option("--conns", cmd.slow_handshake.conns, "connections at once (100)")
+		->transform(number)
+		->check(CLI::Range(1U, 500U).description(""));
+	slow->add_option("--seconds", cmd.slow_handshake.seconds, "how long to flood (30)")
+		->transform(number);
+	add_ms(slow, "--interval-ms", cmd.slow_handshake.interval, "between two bytes (1000)");
+	add_ms(slow, "--deadline-ms", cmd.slow_handshake.deadline,
+	       "the target's handshake deadline (5000)");
+	add_ms(slow, "--slack-ms", cmd.slow_handshake.slack, "allowed beyond the deadline (3000)");
+	add_ips(slow, ips, false);
 
 	// CLI11 takes the words last-first.
 	std::vector<std::string> words(args.rbegin(), args.rend());
@@ -192,8 +210,12 @@ ParseResult parse_args(std::span<const std::string> args)
 		cmd.mode = Command::Mode::server;
 	else if (done->parsed())
 		cmd.mode = Command::Mode::done;
-	else if (hostile->parsed())
-		cmd.mode = Command::Mode::hostile;
+	else if (zc->parsed())
+		cmd.mode = Command::Mode::hostile_zc;
+	else if (lazy->parsed())
+		cmd.mode = Command::Mode::hostile_lazy;
+	else if (slow->parsed())
+		cmd.mode = Command::Mode::hostile_slow_handshake;
 	else
 		cmd.mode = Command::Mode::fuzz;
 	const std::string name = app.get_subcommands().front()->get_name();
@@ -225,9 +247,12 @@ int run(const Command &cmd, std::ostream &out, std::ostream &err)
 		return run_server(cmd.target_ip, cmd.my_ip, out);
 	case Command::Mode::done:
 		return run_done(cmd.target_ip, cmd.my_ip, cmd.run, out);
-	case Command::Mode::hostile:
-		return cmd.hostile == "zc-flood" ? run_hostile_zc(cmd.target_ip, cmd.my_ip, out)
-						 : run_hostile_lazy(cmd.target_ip, cmd.my_ip, out);
+	case Command::Mode::hostile_zc:
+		return run_hostile_zc(cmd.target_ip, cmd.my_ip, out);
+	case Command::Mode::hostile_lazy:
+		return run_hostile_lazy(cmd.target_ip, cmd.my_ip, out);
+	case Command::Mode::hostile_slow_handshake:
+		return run_hostile_slow_handshake(cmd.slow_handshake, cmd.target_ip, cmd.my_ip, out);
 	case Command::Mode::fuzz:
 		break;
 	}

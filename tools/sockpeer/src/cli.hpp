@@ -6,6 +6,7 @@
 //   lnet-sockpeer fuzz [options] TARGET_IP MY_IP
 //   lnet-sockpeer done [--run N] TARGET_IP MY_IP
 //   lnet-sockpeer hostile zc-flood|lazy-flood TARGET_IP MY_IP
+//   lnet-sockpeer hostile slow-handshake [options] TARGET_IP MY_IP
 #ifndef LNET_SOCKPEER_CLI_HPP
 #define LNET_SOCKPEER_CLI_HPP
 
@@ -15,11 +16,13 @@
 #include <string>
 
 #include "fuzz.hpp"
+#include "scenarios.hpp"
 
 namespace sockpeer {
 
 struct Command {
-	enum class Mode { help, peer, server, fuzz, done, hostile };
+	enum class Mode { help, peer, server, fuzz, done, hostile_zc, hostile_lazy,
+			   hostile_slow_handshake };
 
 	Mode mode = Mode::help;
 	std::uint32_t target_ip = 0;	// peer, fuzz: the node under test; server: us
@@ -28,7 +31,7 @@ struct Command {
 	std::uint32_t fake_base = fuzz::Context{}.fake_base;
 	std::string log_path;		// fuzz: one line per case
 	std::uint32_t run = 1;		// done: the run number
-	std::string hostile;		// hostile: the mode
+	HostileOptions slow_handshake;	// hostile slow-handshake
 };
 
 struct ParseResult {

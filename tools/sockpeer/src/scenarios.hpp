@@ -6,6 +6,7 @@
 #ifndef LNET_SOCKPEER_SCENARIOS_HPP
 #define LNET_SOCKPEER_SCENARIOS_HPP
 
+#include <chrono>
 #include <cstdint>
 #include <ostream>
 
@@ -33,6 +34,20 @@ int run_server(std::uint32_t my_ip, std::uint32_t peer_ip, std::ostream &out);
 // hostile_lazy.cpp; tests/scenarios/socklnd-hostile.sh).
 int run_hostile_zc(std::uint32_t target_ip, std::uint32_t my_ip, std::ostream &out);
 int run_hostile_lazy(std::uint32_t target_ip, std::uint32_t my_ip, std::ostream &out);
+
+// `hostile slow-handshake TARGET MY_IP`: keeps @conns connections to the
+// target's acceptor trickling their connection request or hello one byte
+// every @interval for @seconds, then checks that the target closed every
+// one of them, none later than @deadline + @slack after it opened.
+struct HostileOptions {
+	unsigned conns = 100;
+	unsigned seconds = 30;
+	std::chrono::milliseconds interval{1000};
+	std::chrono::milliseconds deadline{5000};
+	std::chrono::milliseconds slack{3000};
+};
+int run_hostile_slow_handshake(const HostileOptions &o, std::uint32_t target_ip,
+			       std::uint32_t my_ip, std::ostream &out);
 
 }  // namespace sockpeer
 

@@ -36,12 +36,30 @@ TEST(Cli, HostileModes)
 	for (const std::string mode : {"zc-flood", "lazy-flood"}) {
 		const auto h = parse({"hostile", mode, "192.0.2.2", "192.0.2.1"});
 		ASSERT_TRUE(h.command) << h.error;
-		EXPECT_EQ(h.command->mode, Command::Mode::hostile);
-		EXPECT_EQ(h.command->hostile, mode);
+		EXPECT_EQ(h.command->mode, mode == "zc-flood" ? Command::Mode::hostile_zc
+							       : Command::Mode::hostile_lazy);
 		EXPECT_EQ(h.command->target_ip, 0xC0000202U);
 	}
 	EXPECT_FALSE(parse({"hostile", "flood", "192.0.2.2", "192.0.2.1"}).command);
 	EXPECT_FALSE(parse({"hostile", "192.0.2.2", "192.0.2.1"}).command);
+}
+
+TEST(Cli, HostileSlowHandshake)
+{
+	const auto h = parse({"hostile", "slow-handshake", "--conns", "150", "--seconds", "20",
+			      "--interval-ms", "500", "--deadline-ms", "4000", "--slack-ms", "2000",
+			      "192.0.2.2", "192.0.2.1"});
+	ASSERT_TRUE(h.command) << h.error;
+	EXPECT_EQ(h.command->mode, Command::Mode::hostile_slow_handshake);
+	EXPECT_EQ(h.command->slow_handshake.conns, 150U);
+	EXPECT_EQ(h.command->slow_handshake.seconds, 20U);
+	EXPECT_EQ(h.command->slow_handshake.interval, std::chrono::milliseconds(500));
+	EXPECT_EQ(h.command->slow_handshake.deadline, std::chrono::milliseconds(4000));
+	EXPECT_EQ(h.command->slow_handshake.slack, std::chrono::milliseconds(2000));
+	EXPECT_EQ(h.command->target_ip, 0xC0000202U);
+	EXPECT_FALSE(parse({"hostile", "192.0.2.2", "192.0.2.1"}).command);
+	EXPECT_FALSE(parse({"hostile", "slow-handshake", "--conns", "0", "192.0.2.2",
+			    "192.0.2.1"}).command);
 }
 
 TEST(Cli, FuzzOptions)

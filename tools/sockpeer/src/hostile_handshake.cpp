@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// `hostile slow-handshake`: many connections to the target's acceptor that
+// trickle their handshake one byte at a time (Documentation/hardening.md,
+// "Handshakes"). Half of them trickle the connection request, the other
+// half send the request at once and trickle the socklnd hello, so that
+// both the acceptor and the LND's passive side are kept busy. A
+// connection the target closes is opened again until the flood ends; then
+// every connection still open must be closed by the target within the
+// handshake deadline. The checks: the target closed them all, and none
+// lived longer than the deadline plus some slack (a per-read timeout that
+// each byte renews, or a queue behind one slow reader, lives longer).
+#include <algorithm>
+#include <cerrno>
+#include <sstream>
+#include <vector>
+
+#include <poll.h>
+#include <sys/socket.h>
+
+#include "report.hpp"
+#include "scenarios.hpp"
+#include "net.hpp"
+
+namespace sockpeer {
+namespace {
+
+using namespace wire;
+
+struct Trickler {
+	Socket sock;
+	Bytes bytes;			// what is still to be sent, one byte at a time
+	std::size_t sent = 0;
+	Clock::time_point opened;
+	Clock::time_point next;
+};
+
+// The request and a V3 hello from MY_IP to TARGET; for a hello-stage
+// connection the request goes out at once.
+Bytes handshake_bytes(std::uint32_t target_ip, std::uint32_t my_ip)
+{
+	Bytes b = encode(ConnRequest{Order::little, acceptor_magic, acceptor_version,
+				     tcp_nid(target_ip)});
+	Hello h;
+	h.src_nid = tcp_nid(my_ip);
+	h.dst_nid = tcp_nid(target_ip);
+	h.src_incarnation = 0x5EED;
+	append(b, encode(h));
+	return b;
+}
+
+// True if the target closed or reset @t (anything it sends is dropped).
+bool closed_by_target(const Trickler &t)
+{
+	std::uint8_t buf[256];
+
+	for (;;) {
+		const ssize_t n = ::recv(t.sock.fd(), buf, sizeof(buf), MSG_DONTWAIT);
+		if (n > 0)
+			continue;
+		if (n == 0)
+			return true;
+		return errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR;
+	}
+}
+
+class Flood {
+public:
+	Flood(const HostileOptions &o, std::uint32_t target_ip, std::uint32_t my_ip)
+		: o_(o), target_(target_ip), bytes_(handshake_bytes(target_ip, my_ip))
+	{
+	}
+
+	int run(std::ostream &out)
+	{
+		Reporter rep(out);
+		const auto start = Clock::now();
+		const auto stop_opening = start + std::chrono::seconds(o_.seconds);
+		const auto give_up = stop_opening + o_.deadline + o_.slack + std::chrono::seconds(2);
+
+		while (Clock::now() < give_up && (Clock::now() < stop_opening || !conns_.empty())) {
+			if (Clock::now() < stop_opening)
+				top_up();
+			wait_and_reap();
+			trickle();
+		}
+		const std::size_t still_open = conns_.size();
+		conns_.clear();
+
+		std::sort(lifetimes_.begin(), lifetimes_.end());
+		std::ostringstream s;
+		s << "hostile slow-handshake: " << opened_ << " opened, " << connect_failures_
+		  << " connects failed, " << lifetimes_.size() << " closed by the target, "
+		  << still_open << " still open at the end, " << completed_
+		  << " sent their whole handshake";
+		if (!lifetimes_.empty())
+			s << "; lifetime ms min " << ms(lifetimes_.front()) << " median "
+			  << ms(lifetimes_[lifetimes_.size() / 2]) << " max " << ms(lifetimes_.back());
+		rep.note(s.str());
+		rep.check("hostile connections opened", opened_ > 0, "no connection was accepted");
+		rep.check("target closed every hostile connection", still_open == 0,
+			  std::to_string(still_open) + " still open " +
+				  std::to_string(ms(o_.deadline + o_.slack)) + " ms after the last one");
+		const auto limit = o_.deadline + o_.slack;
+		const auto longest = lifetimes_.empty() ? Clock::duration{} : lifetimes_.back();
+		rep.check("hostile connections closed at the handshake deadline", longest <= limit,
+			  "one lived " + std::to_string(ms(longest)) + " ms, more than " +
+				  std::to_string(ms(limit)) + " ms");
+		return rep.failed() ? 1 : 0;
+	}
+
+private:
+	static long ms(Clock::duration d)
+	{
+		return static_cast<long>(std::chrono::duration_cast<milliseconds>(d).count());
+	}
+
+	// Open connections up to --conns; one failure ends this round.
+	void top_up()
+	{
+		while (conns_.size() < o_.conns) {
+			Trickler t;
+			ConnectOptions opt;
+			opt.timeout = milliseconds(300);
+			try {
+				t.sock = connect_to(target_, opt);
+			} catch (const NetError &) {
+				connect_failures_++;
+				return;
+			}
+			t.opened = Clock::now();
+			t.next = t.opened;
+			t.bytes = bytes_;
+			// every other connection trickles the hello, not the request
+			if (opened_++ % 2) {
+				if (!t.sock.send_all(ByteView(bytes_).first(conn_request_size)))
+					continue;
+				t.sent = conn_request_size;
+			}
+			t.sock.set_nonblocking();
+			conns_.push_back(std::move(t));
+		}
+	}
+
+	// Sleep until the next byte is due, noting connections the target closed.
+	void wait_and_reap()
+	{
+		auto next = Clock::now() + milliseconds(200);
+		std::vector<pollfd> fds;
+		for (const auto &t : conns_) {
+			fds.push_back({t.sock.fd(), POLLIN, 0});
+			next = std::min(next, t.next);
+		}
+		const auto wait = std::chrono::ceil<milliseconds>(next - Clock::now()).count();
+		if (::poll(fds.data(), fds.size(), static_cast<int>(std::max<long>(wait, 0))) <= 0)
+			return;
+		const auto now = Clock::now();
+		std::size_t i = 0;
+		std::erase_if(conns_, [&](const Trickler &t) {
+			const short ev = fds[i++].revents;
+			if (!ev || !closed_by_target(t))
+				return false;
+			lifetimes_.push_back(now - t.opened);
+			return true;
+		});
+	}
+
+	// One byte to each connection whose time has come.
+	void trickle()
+	{
+		const auto now = Clock::now();
+		std::erase_if(conns_, [&](Trickler &t) {
+			if (t.next > now || t.sent >= t.bytes.size())
+				return false;
+			const ssize_t n = ::send(t.sock.fd(), &t.bytes[t.sent], 1,
+						 MSG_NOSIGNAL | MSG_DONTWAIT);
+			if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
+				lifetimes_.push_back(now - t.opened);
+				return true;
+			}
+			if (n > 0 && ++t.sent == t.bytes.size())
+				completed_++;
+			t.next = now + o_.interval;
+			return false;
+		});
+	}
+
+	const HostileOptions &o_;
+	std::uint32_t target_;
+	Bytes bytes_;
+	std::vector<Trickler> conns_;
+	std::vector<Clock::duration> lifetimes_;
+	unsigned opened_ = 0;
+	unsigned connect_failures_ = 0;
+	unsigned completed_ = 0;
+};
+
+}  // namespace
+
+int run_hostile_slow_handshake(const HostileOptions &o, std::uint32_t target_ip,
+			       std::uint32_t my_ip, std::ostream &out)
+{
+	return Flood(o, target_ip, my_ip).run(out);
+}
+
+}  // namespace sockpeer
