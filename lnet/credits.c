@@ -93,9 +93,13 @@ int lnet_credits_acquire(struct lnet_msg *msg)
 			timeout = lnet_tunable(&lnet_transaction_timeout) * HZ;
 			msg->deadline = jiffies + timeout;
 			list_add_tail(&msg->list, &peer->tx_queue);
-			/* a no-op while it is pending */
-			queue_delayed_work(system_wq, &lnet_credits_expiry,
-					   timeout);
+			/*
+			 * A no-op while it is pending. One second, not
+			 * @timeout: a scan still pending from before
+			 * transaction_timeout was lowered would come long
+			 * after this message's deadline.
+			 */
+			queue_delayed_work(system_wq, &lnet_credits_expiry, HZ);
 			rc = 1;
 			goto out;
 		}

@@ -434,8 +434,8 @@ static int lnet_ptl_delay(struct lnet_portal *ptl, struct lnet_msg *msg)
 	msg->delayed = 1;
 	list_add_tail(&msg->list, &ptl->delayed);
 	ptl->ndelayed++;
-	/* a no-op while it is pending */
-	queue_delayed_work(system_wq, &lnet_ptl_expiry, timeout);
+	/* a no-op while it is pending; one second, as in lnet/credits.c */
+	queue_delayed_work(system_wq, &lnet_ptl_expiry, HZ);
 	return 0;
 }
 

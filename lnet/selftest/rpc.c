@@ -155,8 +155,6 @@ static void lst_rpc_complete(struct work_struct *work)
 	del_timer_sync(&rpc->timer);
 	if (!status && !rpc->replied)
 		status = -EIO;
-	if (!status && rpc->bulk && !rpc->bulk_ok)
-		status = -EIO;
 	if (!status) {
 		rc = lst_msg_unpack(&rpc->rpy, rpc->rpy_len);
 		if (rc < 0 || rpc->rpy.type != lst_reply_type(rpc->req.type))
@@ -164,6 +162,13 @@ static void lst_rpc_complete(struct work_struct *work)
 		else
 			rpc->rpy_swapped = rc;
 	}
+	/*
+	 * A server that refuses a request (a TEST over its session's limits)
+	 * answers without touching the bulk: its status is the answer. A
+	 * success without the bulk is not.
+	 */
+	if (!status && rpc->bulk && !rpc->bulk_ok && !rpc->rpy.body.status)
+		status = -EIO;
 	if (status == -ETIMEDOUT)
 		atomic_inc(&lst_stats.expired);
 	else if (status)
@@ -235,14 +240,21 @@ static void lst_rpc_abort_end(struct lst_rpc *rpc, struct lnet_handle_md mdh[3])
 static void lst_rpc_event(struct lst_rpc *rpc, struct lnet_event *ev,
 			  struct lst_mdcb *which)
 {
-	struct lnet_handle_md mdh[3];
+	struct lnet_handle_md mdh[3], unused_bulk;
 	unsigned long flags;
 	bool fail = false, done = false;
 
+	LNetInvalidateMDHandle(&unused_bulk);
 	spin_lock_irqsave(&rpc->lock, flags);
 	if (which == &rpc->rpy_cb && ev->type == LNET_EVENT_PUT && !ev->status) {
 		rpc->replied = true;
 		rpc->rpy_len = ev->mlength;
+		/*
+		 * The server moves the bulk before it replies: a reply
+		 * without it (a refusal) leaves a bulk MD nobody will use.
+		 */
+		if (rpc->bulk && !rpc->bulk_ok)
+			unused_bulk = rpc->bulk_mdh;
 	} else if (which == &rpc->bulk_cb && !ev->status &&
 		   (ev->type == LNET_EVENT_PUT || ev->type == LNET_EVENT_GET)) {
 		rpc->bulk_ok = ev->mlength == rpc->bulk->len;
@@ -266,6 +278,8 @@ static void lst_rpc_event(struct lst_rpc *rpc, struct lnet_event *ev,
 
 	if (fail)
 		lst_rpc_abort_end(rpc, mdh);
+	else if (!LNetMDHandleIsInvalid(unused_bulk))
+		LNetMDUnlink(unused_bulk);	/* its UNLINK event settles the RPC */
 	if (done)
 		lst_queue_work(rpc->peer.nid, &rpc->work);
 }

@@ -225,8 +225,9 @@ t_flag_get() {
 
 # t_flag_wait NAME SECONDS [ADDR]: one check line "peer raised NAME", once
 # the peer has raised it. Fails at once if the peer raised "abort" (see
-# t_abort), after 30 s without an answer from a peer that answered before
-# (it is gone), or after SECONDS.
+# t_abort), after T_FLAG_SILENCE (default 30) s without an answer from a
+# peer that answered before (it is gone; a scenario that cuts the link the
+# flags travel on raises it), or after SECONDS.
 t_flag_wait() {
 	local name=$1 secs=$2 addr=${3:-$(t_peer_addrs | head -n1)} end rc seen=0 quiet=0
 	end=$((SECONDS + secs))
@@ -243,7 +244,7 @@ t_flag_wait() {
 				t_fail "peer raised $name" "the peer gave up (flag abort)"
 				return 1
 			fi
-		elif ((seen && SECONDS - quiet > 30)); then
+		elif ((seen && SECONDS - quiet > ${T_FLAG_SILENCE:-30})); then
 			t_fail "peer raised $name" "the peer stopped answering"
 			return 1
 		fi

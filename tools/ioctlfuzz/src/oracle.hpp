@@ -17,6 +17,7 @@ namespace ioctlfuzz {
 struct Expectation {
 	std::optional<int> exact;	// the errno (0: success) that must come back
 	bool refused = false;		// user: must not succeed
+	bool enomem_ok = false;		// allocations are being failed on purpose
 };
 
 Expectation expect(const Case &k, bool privileged);

@@ -87,3 +87,16 @@ TEST(Oracle, Judge)
 	refused.refused = true;
 	EXPECT_NE(judge(k, refused, 0), "");
 }
+
+TEST(Oracle, EnomemWhileFailingAllocations)
+{
+	const Case k = make(LNET_IOC_GET_LNET_STATS, 4096, LNET_IOCTL_VERSION2, stats);
+	Expectation e = expect(k, true);	// EFAULT: the copy runs past the buffer
+	EXPECT_NE(judge(k, e, ENOMEM), "");
+	e.enomem_ok = true;
+	EXPECT_EQ(judge(k, e, ENOMEM), "");	// the copy's allocation failed first
+	Expectation refused;
+	refused.exact = EACCES;
+	refused.enomem_ok = true;
+	EXPECT_NE(judge(k, refused, ENOMEM), "");	// decided before any allocation
+}
