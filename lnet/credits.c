@@ -93,6 +93,9 @@ int lnet_credits_acquire(struct lnet_msg *msg)
 			timeout = lnet_tunable(&lnet_transaction_timeout) * HZ;
 			msg->deadline = jiffies + timeout;
 			list_add_tail(&msg->list, &peer->tx_queue);
+			if (list_empty(&peer->waiting))
+				list_add_tail(&peer->waiting,
+					      &lnet_core.peers_waiting);
 			/*
 			 * A no-op while it is pending. One second, not
 			 * @timeout: a scan still pending from before
@@ -166,17 +169,22 @@ void lnet_credits_return(struct lnet_msg *msg)
  * deadline order (FIFO, one timeout), so a scan stops at the first live
  * message. lnet_finalize() then only cancels the message's debt: it never
  * got a credit, and is off the queue.
+ *
+ * Only the peers that queued since the last scan are visited (a node may
+ * know thousands of peers, and this runs with bottom halves off); a peer
+ * leaves the list here once its queue has drained.
  */
 static void lnet_credits_expire(struct work_struct *work)
 {
 	unsigned long now = jiffies;
+	struct lnet_peer *peer, *ptmp;
 	struct lnet_msg *msg, *tmp;
-	struct lnet_peer *peer;
 	bool waiting = false;
 	LIST_HEAD(expired);
 
 	spin_lock_bh(&lnet_core.net_lock);
-	list_for_each_entry(peer, &lnet_core.peer_list, list) {
+	list_for_each_entry_safe(peer, ptmp, &lnet_core.peers_waiting,
+				 waiting) {
 		list_for_each_entry_safe(msg, tmp, &peer->tx_queue, list) {
 			if (time_before(now, msg->deadline)) {
 				waiting = true;
@@ -184,6 +192,8 @@ static void lnet_credits_expire(struct work_struct *work)
 			}
 			list_move_tail(&msg->list, &expired);
 		}
+		if (list_empty(&peer->tx_queue))
+			list_del_init(&peer->waiting);
 	}
 	spin_unlock_bh(&lnet_core.net_lock);
 

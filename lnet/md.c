@@ -152,7 +152,17 @@ struct lnet_libmd *lnet_md_build(const struct lnet_md *umd,
 		md->flags = LNET_MD_FL_AUTO_UNLINK;
 	INIT_LIST_HEAD(&md->unlink_ev.link);
 	INIT_LIST_HEAD(&md->expects);
+	INIT_LIST_HEAD(&md->expect_inline.link);
 	return md;
+}
+
+/* @md stops waiting for @exp. */
+static void lnet_md_expect_drop(struct lnet_libmd *md,
+				struct lnet_md_expect *exp)
+{
+	list_del_init(&exp->link);
+	if (exp != &md->expect_inline)
+		kfree(exp);
 }
 
 /* Free an MD that never got an event in flight (or whose last one is done). */
@@ -162,7 +172,7 @@ void lnet_md_free(struct lnet_libmd *md)
 
 	/* ACKs and REPLYs that never came */
 	list_for_each_entry_safe(exp, tmp, &md->expects, link)
-		kfree(exp);
+		lnet_md_expect_drop(md, exp);
 	kfree(md);
 }
 
@@ -382,10 +392,8 @@ static void lnet_md_expect_cancel(struct lnet_libmd *md,
 	else
 		return;
 	exp = lnet_md_expect_find(md, type, hdr->dest_nid);
-	if (exp) {
-		list_del(&exp->link);
-		kfree(exp);
-	}
+	if (exp)
+		lnet_md_expect_drop(md, exp);
 }
 
 /*
@@ -472,7 +480,7 @@ int lnet_md_commit_wire(const struct lnet_handle_wire *wh,
 		rc = -EPROTO;
 		exp = NULL;
 	} else if (exp) {
-		list_del(&exp->link);
+		lnet_md_expect_drop(md, exp);
 		msg->offset = 0;
 		/* a REPLY fits: the sink offered is never more than the MD */
 		msg->wanted = type == LNET_MSG_REPLY ? rlength : 0;
@@ -480,19 +488,20 @@ int lnet_md_commit_wire(const struct lnet_handle_wire *wh,
 		lnet_md_commit(md, msg);
 	}
 	spin_unlock_bh(&slot->lock);
-	kfree(exp);
 	return rc;
 }
 
 /*
  * LNetPut/LNetGet: take one operation of the bound MD @mdh for @msg and
- * return its length in *@length. @exp, if not NULL, is the answer the MD
- * is to wait for (its type set; the peer and length are filled in here):
- * the MD owns it on success.
+ * return its length in *@length. If @answer, the MD is to wait for the
+ * ACK of @msg (a PUT) or its REPLY (a GET) from its destination. Only an
+ * MD with several such requests outstanding allocates (atomically, under
+ * the slot lock: a rare case) for the second and later ones.
  */
 int lnet_md_take(struct lnet_handle_md mdh, struct lnet_msg *msg,
-		 unsigned int *length, struct lnet_md_expect *exp)
+		 unsigned int *length, bool answer)
 {
+	struct lnet_md_expect *exp = NULL;
 	struct lnet_md_slot *slot;
 	struct lnet_libmd *md;
 	int rc = 0;
@@ -508,11 +517,20 @@ int lnet_md_take(struct lnet_handle_md mdh, struct lnet_msg *msg,
 		rc = -EINVAL;		/* attached to an ME */
 	} else if (*length && md->length > *length) {
 		rc = -EMSGSIZE;
-	} else {
+	} else if (answer) {
+		exp = &md->expect_inline;
+		if (!list_empty(&exp->link))
+			exp = kmalloc(sizeof(*exp), GFP_ATOMIC);
+		if (!exp)
+			rc = -ENOMEM;
+	}
+	if (!rc) {
 		*length = md->length;
 		msg->offset = 0;
 		lnet_md_commit(md, msg);
 		if (exp) {
+			exp->type = msg->hdr.type == LNET_MSG_GET ?
+				    LNET_MSG_REPLY : LNET_MSG_ACK;
 			exp->peer = msg->hdr.dest_nid;
 			exp->length = md->length;
 			list_add_tail(&exp->link, &md->expects);

@@ -181,7 +181,6 @@ static struct lnet_msg *lnet_msg_from_md(lnet_nid_t self,
 					 enum lnet_msg_type type, bool answer,
 					 unsigned int *len, int *rc)
 {
-	struct lnet_md_expect *exp = NULL;
 	struct lnet_msg *msg;
 
 	if (!lnet_is_running()) {
@@ -196,23 +195,11 @@ static struct lnet_msg *lnet_msg_from_md(lnet_nid_t self,
 		*rc = -ENOENT;
 		return NULL;
 	}
-	if (answer) {
-		exp = kmalloc(sizeof(*exp), GFP_NOFS);
-		if (!exp) {
-			*rc = -ENOMEM;
-			return NULL;
-		}
-		exp->type = type == LNET_MSG_GET ? LNET_MSG_REPLY :
-						   LNET_MSG_ACK;
-	}
 	msg = lnet_msg_new(self, target, type, rc);
-	if (!msg) {
-		kfree(exp);
+	if (!msg)
 		return NULL;
-	}
-	*rc = lnet_md_take(mdh, msg, len, exp);
+	*rc = lnet_md_take(mdh, msg, len, answer);
 	if (*rc) {
-		kfree(exp);
 		lnet_msg_free(msg);
 		return NULL;
 	}

@@ -14,6 +14,7 @@
 int lnet_peers_init(void)
 {
 	INIT_LIST_HEAD(&lnet_core.peer_list);
+	INIT_LIST_HEAD(&lnet_core.peers_waiting);
 	lnet_core.npeers = 0;
 	return lnet_htable_init(&lnet_core.peers, &lnet_core.net_lock);
 }
@@ -76,6 +77,7 @@ struct lnet_peer *lnet_peer_get(struct lnet_ni *ni, lnet_nid_t nid, gfp_t gfp)
 	new->tx_credits = new->max_tx_credits;
 	new->min_tx_credits = new->max_tx_credits;
 	INIT_LIST_HEAD(&new->tx_queue);
+	INIT_LIST_HEAD(&new->waiting);
 
 	spin_lock_bh(&lnet_core.net_lock);
 	peer = lnet_peer_find_locked(nid);
@@ -106,6 +108,7 @@ void lnet_peers_del_ni(struct lnet_ni *ni, struct list_head *queued)
 		if (peer->ni != ni)
 			continue;
 		list_splice_tail_init(&peer->tx_queue, queued);
+		list_del_init(&peer->waiting);
 		lnet_peer_unhash(peer);
 	}
 }

@@ -16,7 +16,10 @@
  * When the NI list changes the info is rebuilt: the new MD is posted
  * behind the old one, then the old one is unlinked, so pings keep being
  * answered. A buffer is freed only after its MD's UNLINK event, i.e. once
- * no REPLY is still reading it.
+ * no REPLY is still reading it: an old buffer by that event itself, since
+ * a REPLY stuck behind a slow peer must not hold api_mutex (and every
+ * configuration change) until it completes; the last one by shutdown,
+ * which waits for all of them.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -24,6 +27,7 @@
 #include <linux/jiffies.h>
 #include <linux/slab.h>
 #include <linux/swab.h>
+#include <linux/wait_bit.h>
 #include <linux/lnet/lib-lnet.h>
 #include <linux/lnet/test-export.h>
 
@@ -32,6 +36,7 @@
 
 struct lnet_ping_buffer {
 	struct completion	unlinked;
+	bool			retired;	/* freed by its UNLINK event */
 	struct lnet_handle_me	meh;
 	size_t			size;
 	struct lnet_ping_info	*info;
@@ -77,18 +82,25 @@ size_t lnet_ping_info_fill(void *buf, size_t size, u32 seq)
 }
 LNET_EXPORT_FOR_TEST(lnet_ping_info_fill);
 
-static void lnet_ping_target_event(struct lnet_event *ev)
-{
-	struct lnet_ping_buffer *pbuf = ev->md.user_ptr;
-
-	if (ev->unlinked)
-		complete(&pbuf->unlinked);
-}
-
 static void lnet_ping_buffer_free(struct lnet_ping_buffer *pbuf)
 {
 	kfree(pbuf->info);
 	kfree(pbuf);
+}
+
+static void lnet_ping_target_event(struct lnet_event *ev)
+{
+	struct lnet_ping_buffer *pbuf = ev->md.user_ptr;
+
+	if (!ev->unlinked)
+		return;
+	if (!READ_ONCE(pbuf->retired)) {
+		complete(&pbuf->unlinked);
+		return;
+	}
+	lnet_ping_buffer_free(pbuf);
+	if (atomic_dec_and_test(&lnet_core.ping.retiring))
+		wake_up_var(&lnet_core.ping.retiring);
 }
 
 static struct lnet_ping_buffer *lnet_ping_buffer_post(u32 seq)
@@ -154,6 +166,7 @@ int lnet_ping_target_init(void)
 	if (rc)
 		return rc;
 	lnet_core.ping.seq = 1;
+	atomic_set(&lnet_core.ping.retiring, 0);
 	pbuf = lnet_ping_buffer_post(lnet_core.ping.seq);
 	if (IS_ERR(pbuf)) {
 		LNetEQFree(lnet_core.ping.eqh);
@@ -170,13 +183,15 @@ void lnet_ping_target_fini(void)
 		return;
 	lnet_ping_buffer_unpost(lnet_core.ping.cur);
 	lnet_core.ping.cur = NULL;
+	wait_var_event(&lnet_core.ping.retiring,
+		       !atomic_read(&lnet_core.ping.retiring));
 	LNetEQFree(lnet_core.ping.eqh);
 }
 
 /* The NI list changed: answer with the new list from now on. */
 int lnet_ping_target_update(void)
 {
-	struct lnet_ping_buffer *pbuf;
+	struct lnet_ping_buffer *pbuf, *old;
 
 	lockdep_assert_held(&lnet_core.api_mutex);
 	if (!lnet_core.ping.cur)
@@ -185,8 +200,11 @@ int lnet_ping_target_update(void)
 	if (IS_ERR(pbuf))
 		return PTR_ERR(pbuf);	/* keep answering with the old one */
 	lnet_core.ping.seq++;
-	lnet_ping_buffer_unpost(lnet_core.ping.cur);
+	old = lnet_core.ping.cur;
 	lnet_core.ping.cur = pbuf;
+	atomic_inc(&lnet_core.ping.retiring);
+	WRITE_ONCE(old->retired, true);
+	LNetMEUnlink(old->meh);		/* its UNLINK event frees it */
 	return 0;
 }
 

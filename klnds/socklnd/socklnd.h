@@ -255,6 +255,9 @@ struct ksock_conn {
 	/* net->lock */
 	struct list_head	peer_list;	/* peer->conns */
 	bool			closed;		/* off the peer; dying */
+	/* poked because the peer opened a duplicate; until @probe_end */
+	bool			probed;
+	unsigned long		probe_end;
 	int			error;
 
 	/* socket callbacks we replaced (sk_callback_lock) */
@@ -416,7 +419,9 @@ void ksock_peer_maybe_connect_locked(struct ksock_peer *peer);
 int ksock_next_conn_type_locked(struct ksock_peer *peer);
 void ksock_conn_close_locked(struct ksock_conn *conn, int error);
 void ksock_peer_close_locked(struct ksock_peer *peer, int error);
+void ksock_conn_close_siblings_locked(struct ksock_conn *conn, int error);
 void ksock_conn_close(struct ksock_conn *conn, int error);
+void ksock_conn_fail(struct ksock_conn *conn, int error);
 void ksock_conn_release(struct kref *kref);
 
 static inline void ksock_conn_get(struct ksock_conn *conn)
@@ -436,6 +441,7 @@ void ksock_net_abort_handshakes(struct ksock_net *net);
 int ksock_send(struct lnet_ni *ni, void *private, struct lnet_msg *msg);
 struct ksock_tx *ksock_tx_alloc_noop(u64 cookie0, u64 cookie1, gfp_t gfp);
 int ksock_launch_noop_locked(struct ksock_peer *peer, struct ksock_tx *tx);
+void ksock_probe_conn_locked(struct ksock_conn *conn);
 void ksock_probe_conns_locked(struct ksock_peer *peer, int type);
 void ksock_queue_tx_locked(struct ksock_conn *conn, struct ksock_tx *tx);
 struct ksock_conn *ksock_find_conn_locked(struct ksock_peer *peer,

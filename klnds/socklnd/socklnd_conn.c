@@ -378,10 +378,56 @@ void ksock_peer_close_locked(struct ksock_peer *peer, int error)
 		ksock_conn_close_locked(conn, error);
 }
 
+/* Whether @conn was probed lately (its answer may still be coming). */
+static bool ksock_conn_probing(const struct ksock_conn *conn)
+{
+	return conn->probed && time_before(jiffies, conn->probe_end);
+}
+
+/*
+ * A connection that failed takes its siblings (the peer's other
+ * connections to the same address) with it: they share its path, and a
+ * peer that timed one out or closed it usually dropped them all. A sibling
+ * left open may be half-open, and the first message put on it after the
+ * peer comes back would be reset and lost.
+ *
+ * Unless we probed it because the peer opened a duplicate: that peer is
+ * alive and connecting, so its other connections are only suspect. They
+ * are probed in turn; the live ones stay.
+ */
+void ksock_conn_close_siblings_locked(struct ksock_conn *conn, int error)
+{
+	struct ksock_peer *peer = conn->peer;
+	struct ksock_conn *c, *tmp;
+	bool probed;
+
+	lockdep_assert_held(&conn->net->lock);
+	if (conn->closed)	/* closed on purpose before it failed */
+		return;
+	probed = ksock_conn_probing(conn);
+	ksock_conn_close_locked(conn, error);
+	list_for_each_entry_safe(c, tmp, &peer->conns, peer_list) {
+		if (c->peer_ip != conn->peer_ip)
+			continue;
+		if (!probed)
+			ksock_conn_close_locked(c, error);
+		else if (!ksock_conn_probing(c))
+			ksock_probe_conn_locked(c);
+	}
+}
+
 void ksock_conn_close(struct ksock_conn *conn, int error)
 {
 	spin_lock_bh(&conn->net->lock);
 	ksock_conn_close_locked(conn, error);
+	spin_unlock_bh(&conn->net->lock);
+}
+
+/* @conn failed (I/O error, end of stream): close it and its siblings. */
+void ksock_conn_fail(struct ksock_conn *conn, int error)
+{
+	spin_lock_bh(&conn->net->lock);
+	ksock_conn_close_siblings_locked(conn, error);
 	spin_unlock_bh(&conn->net->lock);
 }
 

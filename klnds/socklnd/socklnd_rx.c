@@ -276,6 +276,8 @@ error:
 	/* end of stream: no error between two messages, else truncation */
 	if (!rc && (conn->rx_state != KSOCK_RX_HDR || conn->rx_got))
 		rc = -EPIPE;
+	ksock_conn_fail(conn, rc);
+	goto dead;
 close:
 	ksock_conn_close(conn, rc);
 	goto dead;

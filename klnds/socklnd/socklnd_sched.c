@@ -298,19 +298,22 @@ static void ksock_peer_scan_locked(struct ksock_peer *peer, unsigned long now,
 	int keepalive = READ_ONCE(ksock_keepalive);
 	unsigned long last_alive = READ_ONCE(peer->last_alive);
 	char str[LNET_NIDSTR_SIZE];
-	struct ksock_conn *conn, *ctmp;
+	struct ksock_conn *conn;
 	struct ksock_tx *tx, *ttmp;
 	int err;
 
 	lockdep_assert_held(&peer->net->lock);
-	list_for_each_entry_safe(conn, ctmp, &peer->conns, peer_list) {
+again:
+	list_for_each_entry(conn, &peer->conns, peer_list) {
 		err = ksock_conn_timed_out(conn, now);
 		if (!err)
 			continue;
 		pr_warn_ratelimited("connection to %s (type %d) timed out\n",
 				    lnet_nid2str(peer->id.nid, str, sizeof(str)),
 				    conn->type);
-		ksock_conn_close_locked(conn, err);
+		/* the siblings leave the list too: start over */
+		ksock_conn_close_siblings_locked(conn, err);
+		goto again;
 	}
 
 	list_for_each_entry(tx, &peer->zc_reqs, zc_list) {

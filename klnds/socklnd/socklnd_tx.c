@@ -419,9 +419,8 @@ int ksock_launch_noop_locked(struct ksock_peer *peer, struct ksock_tx *tx)
 }
 
 /**
- * ksock_probe_conns_locked() - poke @peer's connections of @type
- * @peer: the peer
- * @type: a connection type, our view
+ * ksock_probe_conn_locked() - poke @conn, which may be half-open
+ * @conn: the connection
  *
  * A peer opens a connection of a type it already has with us only if it
  * lost its end of it: ours is then half-open (its close was lost, e.g. the
@@ -431,24 +430,34 @@ int ksock_launch_noop_locked(struct ksock_peer *peer, struct ksock_tx *tx)
  * take cookie 1 for a ZC-ACK).
  * Context: net->lock held.
  */
+void ksock_probe_conn_locked(struct ksock_conn *conn)
+{
+	struct ksock_tx *tx;
+
+	lockdep_assert_held(&conn->net->lock);
+	if (conn->proto != KSOCK_PROTO_V3)
+		return;
+	conn->probed = true;
+	conn->probe_end = jiffies + ksock_timeout() * HZ;
+	tx = ksock_tx_alloc_noop(0, KSOCK_KEEPALIVE_PING, GFP_ATOMIC);
+	if (!tx)
+		return;
+	/* a peer that keeps opening must not pile NOOPs up */
+	if (ksock_noop_needed(conn, tx))
+		kfree(tx);
+	else
+		ksock_queue_tx_locked(conn, tx);
+}
+
+/* ksock_probe_conn_locked() on each of @peer's connections of @type. */
 void ksock_probe_conns_locked(struct ksock_peer *peer, int type)
 {
 	struct ksock_conn *conn;
-	struct ksock_tx *tx;
 
 	lockdep_assert_held(&peer->net->lock);
-	list_for_each_entry(conn, &peer->conns, peer_list) {
-		if (conn->type != type || conn->proto != KSOCK_PROTO_V3)
-			continue;
-		tx = ksock_tx_alloc_noop(0, KSOCK_KEEPALIVE_PING, GFP_ATOMIC);
-		if (!tx)
-			return;
-		/* a peer that keeps opening must not pile NOOPs up */
-		if (ksock_noop_needed(conn, tx))
-			kfree(tx);
-		else
-			ksock_queue_tx_locked(conn, tx);
-	}
+	list_for_each_entry(conn, &peer->conns, peer_list)
+		if (conn->type == type)
+			ksock_probe_conn_locked(conn);
 }
 
 /*
@@ -674,7 +683,7 @@ int ksock_process_tx(struct ksock_conn *conn)
 		if (rc == -EAGAIN)
 			return KSOCK_IO_WAIT;
 		if (rc) {
-			ksock_conn_close(conn, rc);
+			ksock_conn_fail(conn, rc);
 			ksock_conn_terminate(conn);
 			ksock_conn_flush_tx(conn);
 			return KSOCK_IO_DONE;

@@ -683,6 +683,67 @@ static void parse_answer_from_wrong_peer_or_kind(struct kunit *test)
 }
 
 /*
+ * One bound MD with several GETs outstanding waits for one REPLY per GET
+ * (the first expectation lives in the MD, the others are allocated); a
+ * GET whose send failed waits for nothing, and the MD's own expectation
+ * is reused once its REPLY came.
+ */
+static void parse_several_answers_one_md(struct kunit *test)
+{
+	struct parse_env *env = penv(test);
+	u8 *sink = kunit_kzalloc(test, 32, GFP_KERNEL);
+	struct lnet_process_id peer = wb_id(PEER, LNET_PID_LUSTRE);
+	struct lnet_handle_wire wmd;
+	struct lnet_handle_md mdh;
+	struct lnet_msg *get;
+	struct lnet_event ev;
+	struct lnet_hdr hdr;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, sink);
+	mdh = wb_bind(test, wb_md(sink, 32, LNET_MD_THRESH_INF, 0, NULL,
+				  env->eqh));
+	for (i = 0; i < 3; i++) {
+		KUNIT_ASSERT_EQ(test, LNetGet(LNET_NID_ANY, mdh, peer, 4, 3, 0),
+				0);
+		get = fake_take_send(WB_WAIT_MS);
+		KUNIT_ASSERT_NOT_NULL(test, get);
+		wmd = get->hdr.msg.get.return_wmd;
+		fake_done(get, 0);
+		wb_wait(test, env->eqh, LNET_EVENT_SEND, &ev);
+	}
+	fake_hdr(&hdr, LNET_MSG_REPLY, 0, PEER, 32);
+	hdr.msg.reply.dst_wmd = wmd;
+	for (i = 0; i < 3; i++) {
+		KUNIT_ASSERT_EQ(test, parse(&hdr, 0, false), 0);
+		wb_wait(test, env->eqh, LNET_EVENT_REPLY, &ev);
+		KUNIT_EXPECT_EQ(test, ev.mlength, 32U);
+	}
+	expect_drop(test, &hdr);
+
+	/* a GET that never went out: its REPLY is not waited for */
+	KUNIT_ASSERT_EQ(test, LNetGet(LNET_NID_ANY, mdh, peer, 4, 3, 0), 0);
+	get = fake_take_send(WB_WAIT_MS);
+	KUNIT_ASSERT_NOT_NULL(test, get);
+	fake_done(get, -EIO);
+	wb_wait(test, env->eqh, LNET_EVENT_SEND, &ev);
+	KUNIT_EXPECT_EQ(test, ev.status, -EIO);
+	expect_drop(test, &hdr);
+
+	/* and the next one is, once */
+	KUNIT_ASSERT_EQ(test, LNetGet(LNET_NID_ANY, mdh, peer, 4, 3, 0), 0);
+	get = fake_take_send(WB_WAIT_MS);
+	KUNIT_ASSERT_NOT_NULL(test, get);
+	fake_done(get, 0);
+	wb_wait(test, env->eqh, LNET_EVENT_SEND, &ev);
+	KUNIT_ASSERT_EQ(test, parse(&hdr, 0, false), 0);
+	wb_wait(test, env->eqh, LNET_EVENT_REPLY, &ev);
+	expect_drop(test, &hdr);
+	wb_quiet(test, env->eqh);
+	KUNIT_EXPECT_EQ(test, LNetMDUnlink(mdh), 0);
+}
+
+/*
  * A peer on our net naming another NID as the source is dropped before
  * anything follows that NID (no event, no ACK, no peer). A source on
  * another net is what a router forwards, and passes.
@@ -792,6 +853,7 @@ static struct kunit_case lnet_parse_cases[] = {
 	KUNIT_CASE(parse_reply_longer_than_sink),
 	KUNIT_CASE(parse_lnd_reply_longer_than_sink),
 	KUNIT_CASE(parse_answer_from_wrong_peer_or_kind),
+	KUNIT_CASE(parse_several_answers_one_md),
 	KUNIT_CASE(parse_spoofed_source),
 	KUNIT_CASE(parse_peer_listing),
 	{}

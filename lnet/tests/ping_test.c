@@ -6,7 +6,9 @@
  * GET the way a Lustre node's "lctl ping" expects, and the in-kernel ping
  * client.
  */
+#include <linux/delay.h>
 #include <linux/swab.h>
+#include <linux/workqueue.h>
 #include "fake_lnd.h"
 #include "wb_util.h"
 
@@ -256,6 +258,83 @@ static void ping_seq_bumps(struct kunit *test)
 			n);
 }
 
+struct ping_add_work {
+	struct work_struct	work;
+	struct completion	done;
+	int			rc;
+};
+
+static void ping_add_net(struct work_struct *work)
+{
+	struct ping_add_work *w = container_of(work, struct ping_add_work,
+					       work);
+	struct lnet_net_config cfg = { .net_id = FAKE_NET(2) };
+
+	w->rc = lnet_net_add(&cfg, NULL);
+	complete(&w->done);
+}
+
+/*
+ * A REPLY still reading the ping info (a slow peer) does not hold up the
+ * NI change that replaces the info: the old buffer stays alive for that
+ * REPLY and is freed once it is done.
+ */
+static void ping_update_reply_in_flight(struct kunit *test)
+{
+	struct ping_add_work w = { .rc = -EINPROGRESS };
+	unsigned int len, nni = lnet_core.nni;
+	struct lnet_ping_info *info;
+	struct lnet_msg *reply;
+	struct lnet_hdr hdr;
+	struct iov_iter to;
+	bool in_time;
+	struct kvec kv;
+	int i;
+
+	info = kunit_kzalloc(test, 3960, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, info);
+	fake.send_mode = FAKE_SEND_HOLD;
+	fake_hdr(&hdr, LNET_MSG_GET, 0, PEER, 0);
+	hdr.msg.get.ptl_index = LNET_RESERVED_PORTAL;
+	hdr.msg.get.match_bits = LNET_PROTO_PING_MATCHBITS;
+	hdr.msg.get.sink_length = 3960;
+	KUNIT_ASSERT_EQ(test, lnet_parse(fake.ni[0], &hdr, PEER, NULL, false),
+			0);
+	reply = fake_take_send(WB_WAIT_MS);
+	KUNIT_ASSERT_NOT_NULL(test, reply);
+	len = reply->hdr.payload_length;
+
+	INIT_WORK_ONSTACK(&w.work, ping_add_net);
+	init_completion(&w.done);
+	schedule_work(&w.work);
+	in_time = wait_for_completion_timeout(&w.done, 5 * HZ);
+	KUNIT_EXPECT_TRUE_MSG(test, in_time,
+			      "the NI change waited for the REPLY");
+	if (in_time) {
+		KUNIT_EXPECT_EQ(test, w.rc, 0);
+		KUNIT_EXPECT_EQ(test, atomic_read(&lnet_core.ping.retiring),
+				1);
+	}
+
+	/* the REPLY still reads the info it started with */
+	kv.iov_base = info;
+	kv.iov_len = 3960;
+	iov_iter_kvec(&to, ITER_DEST, &kv, 1, 3960);
+	KUNIT_EXPECT_EQ(test, lnet_msg_copy_to_iter(reply, len, &to),
+			(size_t)len);
+	KUNIT_EXPECT_EQ(test, lnet_ping_info_check(info, len), (int)nni);
+	fake_done(reply, 0);
+	if (!in_time)		/* the unfixed update returns only now */
+		wait_for_completion(&w.done);
+	flush_work(&w.work);
+	destroy_work_on_stack(&w.work);
+	for (i = 0; i < 200 && atomic_read(&lnet_core.ping.retiring); i++)
+		msleep(10);
+	KUNIT_EXPECT_EQ(test, atomic_read(&lnet_core.ping.retiring), 0);
+	if (!w.rc)
+		KUNIT_EXPECT_EQ(test, lnet_net_del(FAKE_NET(2)), 0);
+}
+
 static struct kunit_case lnet_ping_cases[] = {
 	KUNIT_CASE(ping_info_layout),
 	KUNIT_CASE(ping_info_small_buffer),
@@ -266,6 +345,7 @@ static struct kunit_case lnet_ping_cases[] = {
 	KUNIT_CASE(ping_client_timeout),
 	KUNIT_CASE(ping_responder),
 	KUNIT_CASE(ping_seq_bumps),
+	KUNIT_CASE(ping_update_reply_in_flight),
 	{}
 };
 

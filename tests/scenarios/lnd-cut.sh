@@ -57,6 +57,19 @@ unload() {
 
 if [ "$GUEST_INDEX" != 0 ]; then
 	t_insmod "load lnet_lndtest (server)" "$test_ko" mode=server || exit 1
+	if [ "$net" = tcp ]; then
+		# The client's three connections, still open here when the
+		# cut came, stall: once one times out, all three go (a sibling
+		# left open is half-open, and the first REPLY put on it after
+		# the link comes back is reset and lost).
+		t_retry "server's carrier went down" 200 \
+			test "$(cat $NET/carrier_down_count)" -gt "$downs"
+		t_retry "server's carrier came back" 200 grep -qx 1 $NET/carrier
+		dmesg | grep "closed connection to" >/tmp/cut-closed
+		cat /tmp/cut-closed
+		t_check "all the client's connections closed during the cut" \
+			test "$(grep -c "closed connection to $peer@tcp" /tmp/cut-closed)" -ge 3
+	fi
 	t_retry "client's third run done" 800 grep -qx '[3-9]' $P/peer_done
 	# the cut was on both ends of the link, not only the client's
 	t_check "server's carrier went down during the run" \

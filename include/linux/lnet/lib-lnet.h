@@ -123,7 +123,7 @@ int lnet_md_commit_wire(const struct lnet_handle_wire *wh,
 			struct lnet_msg *msg, u32 type, lnet_nid_t src,
 			unsigned int rlength);
 int lnet_md_take(struct lnet_handle_md mdh, struct lnet_msg *msg,
-		 unsigned int *length, struct lnet_md_expect *exp);
+		 unsigned int *length, bool answer);
 void lnet_md_slots_quiesce(void);
 unsigned int lnet_md_cleanup(void);
 

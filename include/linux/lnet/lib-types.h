@@ -182,6 +182,8 @@ struct lnet_libmd {
 	unsigned int		offset;		/* locally managed offset */
 	struct lnet_md		umd;		/* .threshold is live */
 	struct list_head	expects;	/* struct lnet_md_expect */
+	/* the usual single answer, without an allocation per request */
+	struct lnet_md_expect	expect_inline;
 
 	unsigned int		length;		/* bytes */
 	unsigned int		niov;		/* 0: contiguous (@kvec) */
@@ -326,6 +328,7 @@ struct lnet_peer {
 	int			tx_credits;
 	int			min_tx_credits;
 	struct list_head	tx_queue;
+	struct list_head	waiting;	/* lnet_core.peers_waiting */
 	u64			send_count;
 };
 
@@ -391,6 +394,7 @@ struct lnet_ping_target {
 	struct lnet_ping_buffer	*cur;		/* api_mutex */
 	struct lnet_handle_eq	eqh;
 	u32			seq;
+	atomic_t		retiring;	/* old buffers not yet unlinked */
 };
 
 struct lnet_core {
@@ -412,6 +416,8 @@ struct lnet_core {
 	struct lnet_htable	peers;
 	struct list_head	peer_list;	/* every peer in @peers; RCU readers */
 	unsigned int		npeers;		/* on @peer_list */
+	/* peers whose @tx_queue may be non-empty: the expiry scan's list */
+	struct list_head	peers_waiting;
 
 	/* module lifetime, so handle sequences survive bring-ups */
 	struct lnet_portal	*portals;
