@@ -1,7 +1,8 @@
 #!/bin/bash
 # The configuration interface end to end: lnet.ko's /dev/lnet and module
 # parameters driven by the real lnetctl (build/tools/lnetctl/lnetctl), plus
-# tests/ioctl/bad_ioctls (malformed calls; built here in the guest).
+# lnet-ioctlfuzz --fixed (build/tools/ioctlfuzz: a fixed list of malformed
+# calls, each with the errno it must get).
 #
 # One guest: load-time parameter validation, config_on_load, configure /
 # unconfigure, net show, ping 0@lo, stats, peers, global show / set,
@@ -24,6 +25,7 @@
 . "$LNET_TOP/scripts/guest/lib.sh"
 
 LNETCTL=$LNET_TOP/build/tools/lnetctl/lnetctl
+FUZZ=$LNET_TOP/build/tools/ioctlfuzz/lnet-ioctlfuzz
 LNET_KO=$LNET_MODDIR/lnet/lnet.ko
 SOCK_KO=$LNET_MODDIR/klnds/socklnd/ksocklnd.ko
 PARAMS=/sys/module/lnet/parameters
@@ -140,11 +142,12 @@ lc_nobody() {
 
 param() { cat "$PARAMS/$1"; }
 
-# t_bad_ioctls MODE [RUNNER...]: one result per line of bad_ioctls.
+# t_bad_ioctls MODE [RUNNER...]: one result per line of
+# lnet-ioctlfuzz --fixed --as MODE.
 t_bad_ioctls() {
 	local mode=$1 line n=0
 	shift
-	"$@" /tmp/bad_ioctls "$mode" >/tmp/bad.out 2>&1
+	"$@" "$FUZZ" --fixed --as "$mode" >/tmp/bad.out 2>&1
 	while IFS= read -r line; do
 		n=$((n + 1))
 		case $line in
@@ -378,7 +381,7 @@ else
 fi
 
 # bogus ioctls
-if t_check "build bad_ioctls (cc -O0)" make -s -C "$LNET_TOP/tests/ioctl" OUT=/tmp; then
+if t_check "lnet-ioctlfuzz built (make tools)" test -x "$FUZZ"; then
 	t_bad_ioctls root
 	t_bad_ioctls user "${NOBODY[@]}"
 fi

@@ -2,6 +2,7 @@
 //
 // lnet-ioctlfuzz --as root|user [--seed N] [--first N] [--cases N]
 //                [--no-changes] [--device PATH]
+// lnet-ioctlfuzz --as root|user --fixed [--device PATH]
 //
 // Seeded, reproducible fuzzing of /dev/lnet. Every case is generated from
 // (seed, index) alone: "--first 4711 --cases 1" runs case 4711 of a run
@@ -14,6 +15,9 @@
 // configuration (NIs, routes) must be the same afterwards. --as root also
 // sends the commands that tear down and rebuild the configuration (unless
 // --no-changes), and at the end checks that LNet can be configured again.
+//
+// --fixed runs a fixed list of malformed calls instead (fixed_cases.hpp),
+// each with the errno it must get: one "ok"/"not ok" line per check.
 #include <cerrno>
 #include <cstring>
 #include <iostream>
@@ -30,24 +34,15 @@
 
 #include "arena.hpp"
 #include "cases.hpp"
+#include "fixed_cases.hpp"
 #include "lnet/dev_lnet.hpp"
 #include "oracle.hpp"
+#include "report.hpp"
 
 namespace {
 
 using ioctlfuzz::Case;
-
-int failures = 0;
-
-void result(bool ok, const std::string &name, const std::string &why = {})
-{
-	if (ok) {
-		std::cout << "ok " << name << "\n";
-		return;
-	}
-	std::cout << "not ok " << name << " # " << why << "\n";
-	failures++;
-}
+using ioctlfuzz::errno_label;
 
 // The node's configuration as an unprivileged caller can read it: every
 // NI's NID and status, every route.
@@ -99,31 +94,11 @@ bool make_it_fail(bool on)
 	return ok;
 }
 
-std::string errno_label(int err)
-{
-	if (!err)
-		return "success";
-	const char *name = strerrordesc_np(err);
-	return std::to_string(err) + " " + (name ? name : "?");
-}
-
-int run(const std::string &as, std::uint64_t seed, std::uint64_t first, std::uint64_t cases,
-	bool changes, bool fail_allocations, const std::string &device)
+// The seeded fuzz run, on @dev (open already).
+int fuzz(lnet::LnetDevice &dev, const std::string &as, std::uint64_t seed, std::uint64_t first,
+	 std::uint64_t cases, bool changes, bool fail_allocations, ioctlfuzz::Report &report)
 {
 	const bool privileged = as == "root";
-	if (privileged != (::geteuid() == 0)) {
-		std::cerr << "lnet-ioctlfuzz: --as " << as << " but running as uid " << ::geteuid()
-			  << (privileged ? "" : " (use setpriv --reuid=65534 --regid=65534 --clear-groups)")
-			  << "\n";
-		return 2;
-	}
-	lnet::LnetDevice dev(device);
-	try {
-		dev.open();
-	} catch (const lnet::DevLnetError &e) {
-		result(false, "open " + device, e.what());
-		return 1;
-	}
 	ioctlfuzz::Options opt;
 	opt.seed = seed;
 	opt.privileged = privileged;
@@ -136,7 +111,8 @@ int run(const std::string &as, std::uint64_t seed, std::uint64_t first, std::uin
 	complaints.reserve(51);
 	unsigned long bad = 0;
 	if (fail_allocations && !make_it_fail(true)) {
-		result(false, "fail allocations", std::string("make-it-fail: ") + std::strerror(errno));
+		report.result(false, "fail allocations",
+			      std::string("make-it-fail: ") + std::strerror(errno));
 		return 1;
 	}
 	for (std::uint64_t i = first; i < first + cases; i++) {
@@ -159,13 +135,13 @@ int run(const std::string &as, std::uint64_t seed, std::uint64_t first, std::uin
 	for (const auto &[label, n] : answers)
 		std::cout << " [" << label << "] " << n;
 	std::cout << "\n";
-	result(bad == 0, "fuzz as " + as + ": every answer the checks allow",
+	report.result(bad == 0, "fuzz as " + as + ": every answer the checks allow",
 	       std::to_string(bad) + " unexpected answers (first 50 above)");
 
 	if (!privileged) {
-		result(snapshot(dev) == before, "user: configuration unchanged",
+		report.result(snapshot(dev) == before, "user: configuration unchanged",
 		       "NIs or routes differ after the run");
-		return failures ? 1 : 0;
+		return report.exit_status();
 	}
 	// LNet may have been torn down by a case: it must come back
 	struct {
@@ -174,39 +150,75 @@ int run(const std::string &as, std::uint64_t seed, std::uint64_t first, std::uin
 	conf.d.ioc_hdr.ioc_len = sizeof(conf.d);
 	conf.d.ioc_hdr.ioc_version = LNET_IOCTL_VERSION;
 	int err = dev.try_ioctl(LNET_IOC_CONFIGURE, &conf.d);
-	result(err == 0, "root: CONFIGURE after the run", errno_label(err));
+	report.result(err == 0, "root: CONFIGURE after the run", errno_label(err));
 	struct lnet_ioctl_config_ni ni {};
 	ni.lic_hdr.ioc_len = sizeof(ni);
 	ni.lic_hdr.ioc_version = LNET_IOCTL_VERSION2;
 	err = dev.try_ioctl(LNET_IOC_GET_LOCAL_NI, &ni);
-	result(err == 0 && ni.lic_nid == LNET_NID_LO_0, "root: NI 0 is 0@lo after the run",
+	report.result(err == 0 && ni.lic_nid == LNET_NID_LO_0, "root: NI 0 is 0@lo after the run",
 	       errno_label(err));
-	return failures ? 1 : 0;
+	return report.exit_status();
+}
+
+int run(const std::string &as, bool fixed, std::uint64_t seed, std::uint64_t first,
+	std::uint64_t cases, bool changes, bool fail_allocations, const std::string &device)
+{
+	const bool privileged = as == "root";
+	if (privileged != (::geteuid() == 0)) {
+		std::cerr << "lnet-ioctlfuzz: --as " << as << " but running as uid " << ::geteuid()
+			  << (privileged ? "" : " (use setpriv --reuid=65534 --regid=65534 --clear-groups)")
+			  << "\n";
+		return 2;
+	}
+	ioctlfuzz::Report report(std::cout);
+	lnet::LnetDevice dev(device);
+	try {
+		dev.open();
+	} catch (const lnet::DevLnetError &e) {
+		report.result(false, "open " + device, e.what());
+		return 1;
+	}
+	if (!fixed)
+		return fuzz(dev, as, seed, first, cases, changes, fail_allocations, report);
+	report.result(true, "open " + device);
+	run_fixed(dev, privileged ? ioctlfuzz::Who::root : ioctlfuzz::Who::user, report);
+	return report.exit_status();
 }
 
 }  // namespace
 
 int main(int argc, char **argv)
 {
-	CLI::App app{ "lnet-ioctlfuzz: seeded, reproducible fuzzing of /dev/lnet" };
+	CLI::App app{
+		"lnet-ioctlfuzz: seeded, reproducible fuzzing of /dev/lnet, or fixed bad calls"
+	};
 	std::string as;
 	std::uint64_t seed = 1, first = 0, cases = 5000;
-	bool no_changes = false, fail_allocations = false;
+	bool fixed = false, no_changes = false, fail_allocations = false;
 	std::string device = "/dev/lnet";
 	app.add_option("--as", as, "root (all commands) or user (no CAP_NET_ADMIN)")
 		->required()
 		->check(CLI::IsMember({ "root", "user" }));
-	app.add_option("--seed", seed, "the run's seed");
-	app.add_option("--first", first, "index of the first case (replay: --first N --cases 1)");
-	app.add_option("--cases", cases, "how many cases")->check(CLI::Range(1ULL, 100000000ULL));
-	app.add_flag("--no-changes", no_changes, "root: leave out the commands that reconfigure");
-	app.add_flag("--fail-allocations", fail_allocations,
-		     "fail this process's kernel allocations as failslab/fail_page_alloc are set"
-		     " (task-filter): ENOMEM becomes an allowed answer");
+	auto *fixed_flag = app.add_flag("--fixed", fixed,
+					"run the fixed malformed calls instead of fuzzing");
+	const std::vector<CLI::Option *> fuzz_only{
+		app.add_option("--seed", seed, "the run's seed"),
+		app.add_option("--first", first,
+			       "index of the first case (replay: --first N --cases 1)"),
+		app.add_option("--cases", cases, "how many cases")
+			->check(CLI::Range(1ULL, 100000000ULL)),
+		app.add_flag("--no-changes", no_changes,
+			     "root: leave out the commands that reconfigure"),
+		app.add_flag("--fail-allocations", fail_allocations,
+			     "fail this process's kernel allocations as failslab/fail_page_alloc"
+			     " are set (task-filter): ENOMEM becomes an allowed answer"),
+	};
+	for (auto *opt : fuzz_only)
+		fixed_flag->excludes(opt);
 	app.add_option("--device", device, "the device")->capture_default_str();
 	CLI11_PARSE(app, argc, argv);
 	try {
-		return run(as, seed, first, cases, !no_changes, fail_allocations, device);
+		return run(as, fixed, seed, first, cases, !no_changes, fail_allocations, device);
 	} catch (const std::exception &e) {
 		std::cerr << "lnet-ioctlfuzz: " << e.what() << "\n";
 		return 1;
