@@ -328,8 +328,8 @@ static void ping_update_reply_in_flight(struct kunit *test)
 		wait_for_completion(&w.done);
 	flush_work(&w.work);
 	destroy_work_on_stack(&w.work);
-	for (i = 0; i < 200 && atomic_read(&lnet_core.ping.retiring); i++)
-		msleep(10);
+	for (i = 0; i < 100 && atomic_read(&lnet_core.ping.retiring); i++)
+		msleep(20);
 	KUNIT_EXPECT_EQ(test, atomic_read(&lnet_core.ping.retiring), 0);
 	if (!w.rc)
 		KUNIT_EXPECT_EQ(test, lnet_net_del(FAKE_NET(2)), 0);

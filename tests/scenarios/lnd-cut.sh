@@ -55,6 +55,10 @@ unload() {
 	t_check "unload lnet" rmmod lnet
 }
 
+carrier_went_down() {
+	[ "$(cat $NET/carrier_down_count)" -gt "$downs" ]
+}
+
 if [ "$GUEST_INDEX" != 0 ]; then
 	t_insmod "load lnet_lndtest (server)" "$test_ko" mode=server || exit 1
 	if [ "$net" = tcp ]; then
@@ -62,8 +66,7 @@ if [ "$GUEST_INDEX" != 0 ]; then
 		# cut came, stall: once one times out, all three go (a sibling
 		# left open is half-open, and the first REPLY put on it after
 		# the link comes back is reset and lost).
-		t_retry "server's carrier went down" 200 \
-			test "$(cat $NET/carrier_down_count)" -gt "$downs"
+		t_retry "server's carrier went down" 200 carrier_went_down
 		t_retry "server's carrier came back" 200 grep -qx 1 $NET/carrier
 		dmesg | grep "closed connection to" >/tmp/cut-closed
 		cat /tmp/cut-closed
