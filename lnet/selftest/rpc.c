@@ -18,6 +18,8 @@
 #include <linux/moduleparam.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
+#include <linux/stddef.h>
+#include <linux/swab.h>
 #include <linux/wait.h>
 #include <linux/lnet/cpt.h>
 #include "selftest.h"
@@ -237,6 +239,21 @@ static void lst_rpc_abort_end(struct lst_rpc *rpc, struct lnet_handle_md mdh[3])
 	lst_rpc_release(rpc, &rpc->aborting);
 }
 
+/*
+ * The status a reply just received carries, in host order, without
+ * unpacking it (lst_rpc_complete() does that); 0 if it is malformed.
+ */
+static u32 lst_reply_status_peek(const struct lst_msg *m, unsigned int len)
+{
+	if (len < offsetofend(struct lst_msg, body.status))
+		return 0;
+	if (m->magic == LST_MSG_MAGIC)
+		return m->body.status;
+	if (m->magic == swab32(LST_MSG_MAGIC))
+		return swab32(m->body.status);
+	return 0;
+}
+
 static void lst_rpc_event(struct lst_rpc *rpc, struct lnet_event *ev,
 			  struct lst_mdcb *which)
 {
@@ -250,10 +267,13 @@ static void lst_rpc_event(struct lst_rpc *rpc, struct lnet_event *ev,
 		rpc->replied = true;
 		rpc->rpy_len = ev->mlength;
 		/*
-		 * The server moves the bulk before it replies: a reply
-		 * without it (a refusal) leaves a bulk MD nobody will use.
+		 * A refusal (a TEST over the server's limits) comes without
+		 * the bulk, and leaves a bulk MD nobody will use. A success
+		 * may overtake its bulk (another connection, another MD's
+		 * callback): that bulk MD must stay.
 		 */
-		if (rpc->bulk && !rpc->bulk_ok)
+		if (rpc->bulk && !rpc->bulk_ok &&
+		    lst_reply_status_peek(&rpc->rpy, ev->mlength))
 			unused_bulk = rpc->bulk_mdh;
 	} else if (which == &rpc->bulk_cb && !ev->status &&
 		   (ev->type == LNET_EVENT_PUT || ev->type == LNET_EVENT_GET)) {
