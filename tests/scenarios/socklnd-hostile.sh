@@ -7,7 +7,12 @@
 #               at a time: g1 must coalesce its ZC-ACKs, bound the NOOPs
 #               queued on the connection and close it;
 #   lazy-flood: PUTs no service takes on lazy portal 50: those over the
-#               caps are dropped at once, the others at their deadline.
+#               caps are dropped at once, the others at their deadline;
+#   lst:        a selftest console forcing 200 sessions, sending TESTs over
+#               max_tests / max_units / max_bulk_mb (E2BIG) and malformed
+#               requests (dropped, EPROTO, EINVAL), then a ping and a fresh
+#               session. g1 records Slab and MemAvailable just before and
+#               after it: Slab may grow by at most LST_SLAB_LIMIT_KB.
 # Meanwhile a well-behaved fake peer pings g1 (checks on g0). g1 samples
 # its slab usage (/proc/meminfo Slab) every second: the peak may not exceed
 # the usage before the floods by more than SLAB_LIMIT_KB; the figures are
@@ -25,9 +30,14 @@ me=$(for a in $GUEST_ADDRS; do a=${a#*=}; echo "${a%/*}"; done | head -n1)
 # KASAN's quarantine of freed objects alone (1/32 of the guest's memory)
 # counts as slab: the limit leaves room for it
 SLAB_LIMIT_KB=${SLAB_LIMIT_KB:-65536}
+LST_SLAB_LIMIT_KB=${LST_SLAB_LIMIT_KB:-4096}
 
 slab_kb() {
 	awk '/^Slab:/ { print $2 }' /proc/meminfo
+}
+
+avail_kb() {
+	awk '/^MemAvailable:/ { print $2 }' /proc/meminfo
 }
 
 if [ "$GUEST_INDEX" = 0 ]; then
@@ -46,6 +56,14 @@ if [ "$GUEST_INDEX" = 0 ]; then
 		t_results_from /tmp/$mode.out ""
 		t_check "$mode: lnet-sockpeer finished cleanly" test "$rc" = 0
 	done
+	t_flag_set lst-begin
+	t_flag_wait lst-ready 120 || exit 1
+	start=$SECONDS
+	"$sockpeer" hostile lst "$peer" "$me" >/tmp/lst.out 2>&1
+	rc=$?
+	echo "lst took $((SECONDS - start)) s"
+	t_results_from /tmp/lst.out ""
+	t_check "lst: lnet-sockpeer finished cleanly" test "$rc" = 0
 	t_flag_set hostile-done
 	t_flag_bye 120
 	exit 0
@@ -66,8 +84,20 @@ base=$(slab_kb)
 ) >/tmp/slab.log &
 sampler=$!
 t_flag_set target-up
-t_flag_wait hostile-done 800
+t_flag_wait lst-begin 700 || exit 1
+lst_slab0=$(slab_kb)
+lst_avail0=$(avail_kb)
+t_flag_set lst-ready
+t_flag_wait hostile-done 300
+lst_slab1=$(slab_kb)
+lst_avail1=$(avail_kb)
 kill $sampler
+echo "lst: Slab before ${lst_slab0} kB, after ${lst_slab1} kB ($((lst_slab1 - lst_slab0)) kB);" \
+	"MemAvailable before ${lst_avail0} kB, after ${lst_avail1} kB ($((lst_avail1 - lst_avail0)) kB)"
+t_check "lst: Slab grew by less than ${LST_SLAB_LIMIT_KB} kB ($((lst_slab1 - lst_slab0)) kB)" \
+	test $((lst_slab1 - lst_slab0)) -lt "$LST_SLAB_LIMIT_KB"
+t_check "lst: the oversize TESTs logged as refused" \
+	sh -c "dmesg | grep -q 'lnet_selftest: session .*: TEST from .* refused'"
 end=$(slab_kb)
 peak=$(sort -n /tmp/slab.log | tail -n1)
 echo "slab: before ${base} kB, peak ${peak} kB (+$((peak - base)) kB), end ${end} kB, $(wc -l </tmp/slab.log) samples"

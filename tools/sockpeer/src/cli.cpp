@@ -125,6 +125,7 @@ std::string usage()
 	       "                          [--log FILE] TARGET_IP MY_IP\n"
 	       "       lnet-sockpeer done [--run N] TARGET_IP MY_IP\n"
 	       "       lnet-sockpeer hostile zc-flood|lazy-flood TARGET_IP MY_IP\n"
+	       "       lnet-sockpeer hostile lst [--max-tests N] TARGET_IP MY_IP\n"
 	       "       lnet-sockpeer hostile slow-handshake [--conns N] [--seconds S]\n"
 	       "                          [--interval-ms MS] [--deadline-ms MS] [--slack-ms MS]\n"
 	       "                          TARGET_IP MY_IP\n"
@@ -142,6 +143,8 @@ std::string usage()
 	       "        TARGET_IP's server, from a NID of MY_IP's subnet ending in .250\n"
 	       "hostile: zc-flood: 0-byte PUTs asking for ZC-ACKs, read back slowly;\n"
 	       "        lazy-flood: PUTs no service takes on lazy portal 50 (lnet_selftest)\n"
+	       "hostile lst: a selftest console forcing sessions, sending TESTs over the\n"
+	       "        target's limits (--max-tests: its max_tests, 256) and malformed requests\n"
 	       "hostile slow-handshake: N connections (100) trickling their request or hello\n"
 	       "        a byte every --interval-ms (1000) for S seconds (30), reopened when\n"
 	       "        closed; each must be closed by the target within --deadline-ms (5000)\n"
@@ -181,6 +184,11 @@ ParseResult parse_args(std::span<const std::string> args)
 	add_ips(zc, ips, false);
 	auto *lazy = hostile->add_subcommand("lazy-flood");
 	add_ips(lazy, ips, false);
+	auto *lst = hostile->add_subcommand("lst");
+	lst->add_option("--max-tests", cmd.max_tests, "the target's max_tests (256)")
+		->transform(number)
+		->check(CLI::Range(1U, 4096U).description(""));
+	add_ips(lst, ips, false);
 	auto *slow = hostile->add_subcommand("slow-handshake");
 	slow->add_option("--conns", cmd.slow_handshake.conns, "connections at once (100)")
 		->transform(number)
@@ -214,6 +222,8 @@ ParseResult parse_args(std::span<const std::string> args)
 		cmd.mode = Command::Mode::hostile_zc;
 	else if (lazy->parsed())
 		cmd.mode = Command::Mode::hostile_lazy;
+	else if (lst->parsed())
+		cmd.mode = Command::Mode::hostile_lst;
 	else if (slow->parsed())
 		cmd.mode = Command::Mode::hostile_slow_handshake;
 	else
@@ -251,6 +261,8 @@ int run(const Command &cmd, std::ostream &out, std::ostream &err)
 		return run_hostile_zc(cmd.target_ip, cmd.my_ip, out);
 	case Command::Mode::hostile_lazy:
 		return run_hostile_lazy(cmd.target_ip, cmd.my_ip, out);
+	case Command::Mode::hostile_lst:
+		return run_hostile_lst(cmd.target_ip, cmd.my_ip, cmd.max_tests, out);
 	case Command::Mode::hostile_slow_handshake:
 		return run_hostile_slow_handshake(cmd.slow_handshake, cmd.target_ip, cmd.my_ip, out);
 	case Command::Mode::fuzz:

@@ -6,6 +6,7 @@
 //   lnet-sockpeer fuzz [options] TARGET_IP MY_IP
 //   lnet-sockpeer done [--run N] TARGET_IP MY_IP
 //   lnet-sockpeer hostile zc-flood|lazy-flood TARGET_IP MY_IP
+//   lnet-sockpeer hostile lst [--max-tests N] TARGET_IP MY_IP
 //   lnet-sockpeer hostile slow-handshake [options] TARGET_IP MY_IP
 #ifndef LNET_SOCKPEER_CLI_HPP
 #define LNET_SOCKPEER_CLI_HPP
@@ -21,7 +22,7 @@
 namespace sockpeer {
 
 struct Command {
-	enum class Mode { help, peer, server, fuzz, done, hostile_zc, hostile_lazy,
+	enum class Mode { help, peer, server, fuzz, done, hostile_zc, hostile_lazy, hostile_lst,
 			   hostile_slow_handshake };
 
 	Mode mode = Mode::help;
@@ -32,6 +33,7 @@ struct Command {
 	std::string log_path;		// fuzz: one line per case
 	std::uint32_t run = 1;		// done: the run number
 	HostileOptions slow_handshake;	// hostile slow-handshake
+	std::uint32_t max_tests = 256;	// hostile lst: the target's max_tests
 };
 
 struct ParseResult {

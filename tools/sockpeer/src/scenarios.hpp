@@ -35,6 +35,13 @@ int run_server(std::uint32_t my_ip, std::uint32_t peer_ip, std::ostream &out);
 int run_hostile_zc(std::uint32_t target_ip, std::uint32_t my_ip, std::ostream &out);
 int run_hostile_lazy(std::uint32_t target_ip, std::uint32_t my_ip, std::ostream &out);
 
+// `hostile lst [--max-tests N] TARGET MY_IP`: a selftest console sending
+// forced sessions, TESTs over the target's limits (its max_tests is
+// @max_tests) and malformed requests (hostile_lst.cpp;
+// tests/scenarios/socklnd-hostile.sh).
+int run_hostile_lst(std::uint32_t target_ip, std::uint32_t my_ip, std::uint32_t max_tests,
+		    std::ostream &out);
+
 // `hostile slow-handshake TARGET MY_IP`: keeps @conns connections to the
 // target's acceptor trickling their connection request or hello one byte
 // every @interval for @seconds, then checks that the target closed every

@@ -44,6 +44,18 @@ TEST(Cli, HostileModes)
 	EXPECT_FALSE(parse({"hostile", "192.0.2.2", "192.0.2.1"}).command);
 }
 
+TEST(Cli, HostileLst)
+{
+	auto h = parse({"hostile", "lst", "192.0.2.2", "192.0.2.1"});
+	ASSERT_TRUE(h.command) << h.error;
+	EXPECT_EQ(h.command->mode, Command::Mode::hostile_lst);
+	EXPECT_EQ(h.command->max_tests, 256U);
+	h = parse({"hostile", "lst", "--max-tests", "32", "192.0.2.2", "192.0.2.1"});
+	ASSERT_TRUE(h.command) << h.error;
+	EXPECT_EQ(h.command->max_tests, 32U);
+	EXPECT_FALSE(parse({"hostile", "lst", "--max-tests", "0", "192.0.2.2", "192.0.2.1"}).command);
+}
+
 TEST(Cli, HostileSlowHandshake)
 {
 	const auto h = parse({"hostile", "slow-handshake", "--conns", "150", "--seconds", "20",
