@@ -358,17 +358,17 @@ static int lstcon_group_add(struct lstio_group *a)
 		return -E2BIG;
 	if (!n)
 		return 0;
+	/* everything that can fail first: a node in the group must be asked */
 	nodes = lstcon_fault() ? NULL :
 		kvcalloc(n, sizeof(*nodes), GFP_KERNEL);
-	if (!nodes)
-		return -ENOMEM;
+	join = kvcalloc(n, sizeof(*join), GFP_KERNEL);
+	if (!nodes || !join)
+		goto nomem;
 	/* a moved array frees the old one: g->nodes must follow at once */
 	grown = krealloc_array(g->nodes, g->nnodes + n, sizeof(*grown),
 			       GFP_KERNEL);
-	if (!grown) {
-		kvfree(nodes);
-		return -ENOMEM;
-	}
+	if (!grown)
+		goto nomem;
 	g->nodes = grown;
 	for (i = 0; i < n; i++) {
 		nodes[i] = lstcon_node_get(a->gn_nids[i]);
@@ -382,6 +382,8 @@ static int lstcon_group_add(struct lstio_group *a)
 		}
 	}
 	if (rc) {
+		/* the nodes added are asked when the command is repeated */
+		kvfree(join);
 		kvfree(nodes);
 		return rc;
 	}
@@ -391,11 +393,6 @@ static int lstcon_group_add(struct lstio_group *a)
 	 * (in another group) is not asked again, or ending the session
 	 * would leave it behind.
 	 */
-	join = kvcalloc(n, sizeof(*join), GFP_KERNEL);
-	if (!join) {
-		kvfree(nodes);
-		return -ENOMEM;
-	}
 	mark = ++lst_con.mark;
 	for (i = 0; i < n; i++) {
 		if (nodes[i]->state == LST_NODE_ACTIVE || nodes[i]->mark == mark)
@@ -420,6 +417,11 @@ static int lstcon_group_add(struct lstio_group *a)
 	kvfree(join);
 	kvfree(nodes);
 	return calls ? 0 : -ENOMEM;
+
+nomem:
+	kvfree(join);
+	kvfree(nodes);
+	return -ENOMEM;
 }
 
 static int lstcon_group_del(struct lstio_group *a)

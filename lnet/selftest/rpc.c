@@ -72,10 +72,10 @@ static void lst_eq_handler(struct lnet_event *ev)
 	bool last = ev->unlinked;
 
 	/*
-	 * @cb may be freed by its owner once fn() saw the final event. LNet
-	 * lets LNetEQFree() succeed before this callback runs (the MD stops
-	 * counting then, lnet/eq.c), so the unload waits on lst_nmd, then
-	 * for this RCU section to end (lst_rpc_shutdown()).
+	 * @cb may be freed by its owner once fn() saw the final event. The
+	 * unload waits on lst_nmd, then for this RCU section to end
+	 * (lst_rpc_shutdown()); LNetEQFree() also fails until this returned
+	 * (lnet/eq.c).
 	 */
 	rcu_read_lock();
 	cb->fn(cb, ev);
@@ -359,6 +359,8 @@ void lst_rpc_abort(struct lst_rpc *rpc, int why)
 void lst_rpc_init(struct lst_rpc *rpc, struct lnet_process_id peer,
 		  u32 service, u32 feats, u32 timeout)
 {
+	unsigned long flags;
+
 	if (!rpc->setup) {
 		spin_lock_init(&rpc->lock);
 		timer_setup(&rpc->timer, lst_rpc_timeout, 0);
@@ -380,6 +382,11 @@ void lst_rpc_init(struct lst_rpc *rpc, struct lnet_process_id peer,
 	rpc->bulkid = 0;
 	rpc->status = 0;
 	rpc->rpy_swapped = false;
+	/*
+	 * The events of its last use are all in (it completed), but what
+	 * they change is rpc->lock's: reset it the same way.
+	 */
+	spin_lock_irqsave(&rpc->lock, flags);
 	rpc->pending = 0;
 	rpc->posting = false;
 	rpc->err = 0;
@@ -388,6 +395,7 @@ void lst_rpc_init(struct lst_rpc *rpc, struct lnet_process_id peer,
 	rpc->aborted = false;
 	rpc->aborting = false;
 	rpc->rpy_len = 0;
+	spin_unlock_irqrestore(&rpc->lock, flags);
 	LNetInvalidateMDHandle(&rpc->req_mdh);
 	LNetInvalidateMDHandle(&rpc->rpy_mdh);
 	LNetInvalidateMDHandle(&rpc->bulk_mdh);
