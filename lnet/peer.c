@@ -1,15 +1,40 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Peers: the nodes we send to, one per NID, hashed by NID under
- * lnet_core.net_lock; the list of them can also be walked under RCU. The table holds a reference, and so does every
- * message being sent to the peer. A peer belongs to the NI it is reached
- * through and is removed when that NI goes down.
+ * lnet_core.net_lock; the list of them can also be walked under RCU. The
+ * table holds a reference, and so does every message being sent to the
+ * peer. A peer belongs to the NI it is reached through and is removed when
+ * that NI goes down, or once it has been idle (no message holding it,
+ * nothing queued) for peer_idle_timeout seconds: every NID a remote node
+ * makes us answer costs a peer, and those must not pile up for the NI's
+ * lifetime. A peer freed that way starts afresh (full credits, counters at
+ * zero) at its next message.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/moduleparam.h>
 #include <linux/slab.h>
+#include <linux/workqueue.h>
 #include <linux/lnet/lib-lnet.h>
 #include <linux/lnet/test-export.h>
+
+static unsigned int lnet_peer_idle_timeout = 3600;
+module_param_named(peer_idle_timeout, lnet_peer_idle_timeout, uint, 0644);
+MODULE_PARM_DESC(peer_idle_timeout,
+		 "seconds an idle peer (nothing in flight or queued) is kept after its last message (0: until its NI goes down)");
+
+static void lnet_peers_reap_work(struct work_struct *work);
+static DECLARE_DELAYED_WORK(lnet_peer_reaper, lnet_peers_reap_work);
+
+/* A reaper pass at most once a minute (sooner for short timeouts). */
+static void lnet_peers_reap_schedule(void)
+{
+	unsigned int timeout = READ_ONCE(lnet_peer_idle_timeout);
+
+	if (timeout)
+		queue_delayed_work(system_wq, &lnet_peer_reaper,
+				   min(timeout, 60U) * HZ);
+}
 
 int lnet_peers_init(void)
 {
@@ -21,6 +46,7 @@ int lnet_peers_init(void)
 
 void lnet_peers_fini(void)
 {
+	cancel_delayed_work_sync(&lnet_peer_reaper);
 	lnet_htable_fini(&lnet_core.peers);
 }
 
@@ -49,6 +75,8 @@ static void lnet_peer_unhash(struct lnet_peer *peer)
 	lockdep_assert_held(&lnet_core.net_lock);
 	lnet_htable_del(&lnet_core.peers, &peer->hnode);
 	list_del_rcu(&peer->list);
+	list_del_init(&peer->waiting);
+	peer->unhashed = true;
 	lnet_core.npeers--;
 	/* messages sending to it keep it until they are freed */
 	lnet_peer_put(peer);
@@ -61,8 +89,10 @@ struct lnet_peer *lnet_peer_get(struct lnet_ni *ni, lnet_nid_t nid, gfp_t gfp)
 
 	spin_lock_bh(&lnet_core.net_lock);
 	peer = lnet_peer_find_locked(nid);
-	if (peer)
+	if (peer) {
 		kref_get(&peer->kref);
+		peer->last_used = jiffies;
+	}
 	spin_unlock_bh(&lnet_core.net_lock);
 	if (peer)
 		return peer;
@@ -88,11 +118,67 @@ struct lnet_peer *lnet_peer_get(struct lnet_ni *ni, lnet_nid_t nid, gfp_t gfp)
 		peer = new;
 		new = NULL;
 	}
-	if (peer)
+	if (peer) {
 		kref_get(&peer->kref);
+		peer->last_used = jiffies;
+	}
 	spin_unlock_bh(&lnet_core.net_lock);
+	if (peer && !new)
+		lnet_peers_reap_schedule();	/* a no-op while pending */
 	kfree(new);
 	return peer;
+}
+
+/* Nothing holds @peer but the table, nothing waits, not used lately. */
+static bool lnet_peer_idle(struct lnet_peer *peer, unsigned long now,
+			   unsigned long idle)
+{
+	return kref_read(&peer->kref) == 1 &&
+	       list_empty(&peer->tx_queue) &&
+	       time_after_eq(now, READ_ONCE(peer->last_used) + idle);
+}
+
+/**
+ * lnet_peers_reap() - free the peers idle for at least @idle jiffies
+ * @idle: how long
+ *
+ * The walk is under RCU; net_lock (BH off) is taken only to recheck and
+ * remove a candidate. A message takes its peer reference under net_lock,
+ * so a peer seen idle there cannot be in use.
+ *
+ * Return: how many were freed.
+ */
+unsigned int lnet_peers_reap(unsigned long idle)
+{
+	unsigned long now = jiffies;
+	struct lnet_peer *peer;
+	unsigned int n = 0;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(peer, &lnet_core.peer_list, list) {
+		if (!lnet_peer_idle(peer, now, idle))
+			continue;
+		spin_lock_bh(&lnet_core.net_lock);
+		if (!peer->unhashed && lnet_peer_idle(peer, now, idle)) {
+			lnet_peer_unhash(peer);
+			n++;
+		}
+		spin_unlock_bh(&lnet_core.net_lock);
+	}
+	rcu_read_unlock();
+	return n;
+}
+LNET_EXPORT_FOR_TEST(lnet_peers_reap);
+
+static void lnet_peers_reap_work(struct work_struct *work)
+{
+	unsigned int timeout = READ_ONCE(lnet_peer_idle_timeout);
+
+	if (!timeout)
+		return;
+	lnet_peers_reap((unsigned long)timeout * HZ);
+	if (lnet_peer_count())
+		lnet_peers_reap_schedule();
 }
 
 /*
@@ -108,7 +194,6 @@ void lnet_peers_del_ni(struct lnet_ni *ni, struct list_head *queued)
 		if (peer->ni != ni)
 			continue;
 		list_splice_tail_init(&peer->tx_queue, queued);
-		list_del_init(&peer->waiting);
 		lnet_peer_unhash(peer);
 	}
 }

@@ -784,6 +784,70 @@ static void parse_spoofed_source(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ev.initiator.nid, hdr.src_nid);
 }
 
+/* PUT 8 bytes to @nid (no ACK); the message is handed back if held. */
+static struct lnet_msg *parse_put_to(struct kunit *test, lnet_nid_t nid,
+				     void *src)
+{
+	struct parse_env *env = penv(test);
+	struct lnet_handle_md mdh;
+
+	mdh = wb_bind(test, wb_md(src, 8, 1, 0, NULL, env->eqh));
+	KUNIT_EXPECT_EQ(test, LNetPut(LNET_NID_ANY, mdh, LNET_NOACK_REQ,
+				      wb_id(nid, LNET_PID_LUSTRE), PT, 1, 0,
+				      0), 0);
+	return fake.send_mode == FAKE_SEND_HOLD ? fake_take_send(WB_WAIT_MS) :
+						  NULL;
+}
+
+/*
+ * Idle peers are freed (peer_idle_timeout): not while a message holds
+ * them, not while used lately; a send afterwards makes the peer again.
+ */
+static void parse_idle_peers_freed(struct kunit *test)
+{
+	struct parse_env *env = penv(test);
+	u8 *src = kunit_kzalloc(test, 8, GFP_KERNEL);
+	lnet_nid_t a = FAKE_PEER(0, 20), b = FAKE_PEER(0, 21);
+	struct lnet_event ev;
+	struct lnet_msg *held;
+	int i, credits, minc;
+	unsigned int n0;
+
+	KUNIT_ASSERT_NOT_NULL(test, src);
+	lnet_peers_reap(0);
+	n0 = lnet_peer_count();
+
+	fake.send_mode = FAKE_SEND_COMPLETE;
+	parse_put_to(test, a, src);
+	wb_wait(test, env->eqh, LNET_EVENT_SEND, &ev);
+	fake.send_mode = FAKE_SEND_HOLD;
+	held = parse_put_to(test, b, src);
+	KUNIT_ASSERT_NOT_NULL(test, held);
+	KUNIT_EXPECT_EQ(test, lnet_peer_count(), n0 + 2);
+
+	/* a was used just now */
+	KUNIT_EXPECT_EQ(test, lnet_peers_reap(3600 * HZ), 0U);
+	/* b is held by its message */
+	KUNIT_EXPECT_EQ(test, lnet_peers_reap(0), 1U);
+	KUNIT_EXPECT_EQ(test, lnet_peer_credit_state(a, &i, &i, &i), -ENOENT);
+	KUNIT_EXPECT_GT(test, lnet_peer_credit_state(b, &i, &i, &i), 0);
+
+	fake_done(held, 0);
+	wb_wait(test, env->eqh, LNET_EVENT_SEND, &ev);
+	KUNIT_EXPECT_EQ(test, lnet_peers_reap(0), 1U);
+	KUNIT_EXPECT_EQ(test, lnet_peer_count(), n0);
+
+	/* and a comes back with its next message, credits full */
+	fake.send_mode = FAKE_SEND_COMPLETE;
+	parse_put_to(test, a, src);
+	wb_wait(test, env->eqh, LNET_EVENT_SEND, &ev);
+	KUNIT_EXPECT_EQ(test, ev.status, 0);
+	KUNIT_EXPECT_EQ(test, lnet_peer_credit_state(a, &credits, &minc, &i),
+			credits);
+	KUNIT_EXPECT_EQ(test, minc, credits - 1);
+	KUNIT_EXPECT_EQ(test, lnet_peer_count(), n0 + 1);
+}
+
 /*
  * GET_PEER_NI, open to anyone, lists every peer by index; the walk is
  * under RCU with net_lock held for one peer only (lockdep checks the
@@ -855,6 +919,7 @@ static struct kunit_case lnet_parse_cases[] = {
 	KUNIT_CASE(parse_answer_from_wrong_peer_or_kind),
 	KUNIT_CASE(parse_several_answers_one_md),
 	KUNIT_CASE(parse_spoofed_source),
+	KUNIT_CASE(parse_idle_peers_freed),
 	KUNIT_CASE(parse_peer_listing),
 	{}
 };

@@ -346,5 +346,6 @@ int lnet_ni_credit_state(struct lnet_ni *ni, int *credits, int *min_credits,
 int lnet_peer_credit_state(lnet_nid_t nid, int *credits, int *min_credits,
 			   int *queued);
 unsigned int lnet_peer_count(void);
+unsigned int lnet_peers_reap(unsigned long idle);
 
 #endif /* _LINUX_LNET_LIB_LNET_H */

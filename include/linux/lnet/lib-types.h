@@ -330,6 +330,8 @@ struct lnet_peer {
 	struct list_head	tx_queue;
 	struct list_head	waiting;	/* lnet_core.peers_waiting */
 	u64			send_count;
+	unsigned long		last_used;	/* jiffies of the last get */
+	bool			unhashed;
 };
 
 /*
