@@ -136,10 +136,7 @@ static void lnet_eq_kill(struct lnet_eq *eq)
  * LNetEQFree() - free an event queue
  * @eqh: its handle
  *
- * Pollers still waiting on the EQ return -ENOENT. Once it returned 0, no
- * callback of the EQ runs any more: an MD's last event counts until its
- * callback has returned (so a callback cannot free its own EQ on its
- * MD's last event: -EBUSY).
+ * Pollers still waiting on the EQ return -ENOENT.
  *
  * Return: 0, -ENOENT for a stale handle, -EBUSY while an MD names the EQ.
  */
@@ -215,10 +212,6 @@ static bool lnet_eq_commit(struct lnet_eq *eq, const struct lnet_event *ev,
  * Called by an MD slot's deliverer, no lock held. The callback runs before
  * the event is visible to pollers, so a poller never sees an event whose
  * callback is still running.
- *
- * The MD's last event stops it counting against LNetEQFree() only once
- * the callback has returned (and before a poller can see the event): an
- * owner whose LNetEQFree() succeeded may free what its callback uses.
  */
 void lnet_eq_deliver(struct lnet_ev_item *item)
 {
@@ -229,7 +222,8 @@ void lnet_eq_deliver(struct lnet_ev_item *item)
 	u64 stamp = ktime_get_ns();
 	bool wake = false, freed;
 
-	if (md && !eq->handler)
+	/* the MD is unreachable now: LNetEQFree() may succeed from here on */
+	if (md)
 		atomic_dec(&eq->md_refs);
 
 	spin_lock_bh(&eq->lock);
@@ -240,12 +234,9 @@ void lnet_eq_deliver(struct lnet_ev_item *item)
 	spin_unlock_bh(&eq->lock);
 
 	trace_lnet_event(ev);
-	if (eq->handler) {
-		if (!freed)
-			eq->handler(ev);
-		if (md)
-			atomic_dec(&eq->md_refs);
-		if (eq->size && !freed) {
+	if (eq->handler && !freed) {
+		eq->handler(ev);
+		if (eq->size) {
 			spin_lock_bh(&eq->lock);
 			wake = lnet_eq_commit(eq, ev, stamp);
 			spin_unlock_bh(&eq->lock);

@@ -72,10 +72,10 @@ static void lst_eq_handler(struct lnet_event *ev)
 	bool last = ev->unlinked;
 
 	/*
-	 * @cb may be freed by its owner once fn() saw the final event. The
-	 * unload waits on lst_nmd, then for this RCU section to end
-	 * (lst_rpc_shutdown()); LNetEQFree() also fails until this returned
-	 * (lnet/eq.c).
+	 * @cb may be freed by its owner once fn() saw the final event. LNet
+	 * lets LNetEQFree() succeed before this callback runs (the MD stops
+	 * counting then, lnet/eq.c), so the unload waits on lst_nmd, then
+	 * for this RCU section to end (lst_rpc_shutdown()).
 	 */
 	rcu_read_lock();
 	cb->fn(cb, ev);

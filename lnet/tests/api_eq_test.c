@@ -395,57 +395,6 @@ static void eq_free_busy_attached(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, LNetEQFree(eqh), 0);
 }
 
-struct eq_slow_cb {
-	struct completion	entered;
-	struct completion	release;
-	struct work_struct	unlink;
-	struct lnet_handle_md	mdh;
-};
-
-static void eq_slow_handler(struct lnet_event *ev)
-{
-	struct eq_slow_cb *s = ev->md.user_ptr;
-
-	if (ev->type != LNET_EVENT_UNLINK)
-		return;
-	complete(&s->entered);
-	wait_for_completion_timeout(&s->release, 10 * HZ);
-}
-
-static void eq_slow_unlink(struct work_struct *work)
-{
-	LNetMDUnlink(container_of(work, struct eq_slow_cb, unlink)->mdh);
-}
-
-/*
- * While an MD's last callback runs, LNetEQFree() fails: an owner whose
- * LNetEQFree() succeeded may free what the callback uses.
- */
-static void eq_free_waits_for_last_callback(struct kunit *test)
-{
-	struct eq_slow_cb *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
-	struct lnet_handle_eq eqh;
-	u8 *buf = lat_pbuf(test, 16);
-	bool entered;
-
-	KUNIT_ASSERT_NOT_NULL(test, s);
-	init_completion(&s->entered);
-	init_completion(&s->release);
-	INIT_WORK(&s->unlink, eq_slow_unlink);
-	eqh = lat_eq(test, 0, eq_slow_handler);
-	s->mdh = lat_bind(test, lat_mkmd(buf, 16, LNET_MD_THRESH_INF, 0, s,
-					 eqh), LNET_UNLINK);
-	/* the idle MD's UNLINK is delivered by the unlinking thread */
-	schedule_work(&s->unlink);
-	entered = wait_for_completion_timeout(&s->entered, 10 * HZ);
-	KUNIT_EXPECT_TRUE(test, entered);
-	if (entered)
-		KUNIT_EXPECT_EQ(test, LNetEQFree(eqh), -EBUSY);
-	complete(&s->release);
-	flush_work(&s->unlink);
-	KUNIT_EXPECT_EQ(test, LNetEQFree(eqh), 0);
-}
-
 static void eq_stale_after_free(struct kunit *test)
 {
 	struct lnet_handle_eq old, other, both[2];
@@ -771,7 +720,6 @@ static struct kunit_case lnet_api_eq_cases[] = {
 	KUNIT_CASE(eq_callback_with_ring),
 	KUNIT_CASE(eq_free_busy_bound),
 	KUNIT_CASE(eq_free_busy_attached),
-	KUNIT_CASE(eq_free_waits_for_last_callback),
 	KUNIT_CASE(eq_stale_after_free),
 	KUNIT_CASE(eq_invalid_cookie),
 	KUNIT_CASE(eq_wrong_type),
