@@ -465,7 +465,17 @@ static void kib_conn_close_work(struct work_struct *work)
 	}
 	mutex_unlock(&conn->teardown_mutex);
 
-	/* every completion has run: nothing is being sent any more */
+	/*
+	 * Every completion has run: nothing is being sent any more. But
+	 * receives deferred until the connection was established are
+	 * handled in deferred_rx_work, outside the CQ the drain waited for:
+	 * one of them may have claimed a tx still on active_txs (a GET_DONE,
+	 * say), and would complete it a second time after we fail it here.
+	 * Let it finish first; it cannot be queued again (CLOSING).
+	 */
+	if (cancel_work_sync(&conn->deferred_rx_work))
+		kib_conn_put(conn);	/* the one the queued work held */
+
 	spin_lock_bh(&conn->lock);
 	list_splice_tail_init(&conn->tx_noops, &txs);
 	list_splice_tail_init(&conn->tx_queue_rsrvd, &txs);
