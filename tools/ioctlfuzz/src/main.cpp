@@ -82,17 +82,40 @@ std::vector<std::string> snapshot(lnet::LnetDevice &dev)
 // process only: everything it will touch is locked in memory first, so
 // that no failed allocation lands in a page fault on the root file system
 // (a 9p mount in the test guests) instead of in /dev/lnet's commands.
-bool make_it_fail(bool on)
-{
-	if (on && ::mlockall(MCL_CURRENT | MCL_FUTURE))
+//
+// The switch is opened while allocations still succeed and stays open:
+// opening it again with failures on can fail, which left them on for the
+// rest of the process - its output and its exit on the 9p root - and broke
+// that mount for every process in the guest. Writing to it allocates
+// nothing, but the copy from user space may be failed too: retried.
+class FaultSwitch {
+public:
+	FaultSwitch() : fd_(::open("/proc/self/make-it-fail", O_WRONLY | O_CLOEXEC)) {}
+	~FaultSwitch()
+	{
+		if (fd_ < 0)
+			return;
+		set(false);
+		::close(fd_);
+	}
+	FaultSwitch(const FaultSwitch &) = delete;
+	FaultSwitch &operator=(const FaultSwitch &) = delete;
+
+	bool on()
+	{
+		return fd_ >= 0 && ::mlockall(MCL_CURRENT | MCL_FUTURE) == 0 && set(true);
+	}
+	bool set(bool on)
+	{
+		for (int i = 0; fd_ >= 0 && i < 1000; i++)
+			if (::write(fd_, on ? "1" : "0", 1) == 1)
+				return true;
 		return false;
-	const int fd = ::open("/proc/self/make-it-fail", O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	const bool ok = ::write(fd, on ? "1" : "0", 1) == 1;
-	::close(fd);
-	return ok;
-}
+	}
+
+private:
+	int fd_;
+};
 
 // The seeded fuzz run, on @dev (open already).
 int fuzz(lnet::LnetDevice &dev, const std::string &as, std::uint64_t seed, std::uint64_t first,
@@ -110,7 +133,8 @@ int fuzz(lnet::LnetDevice &dev, const std::string &as, std::uint64_t seed, std::
 	std::vector<std::string> complaints;	// printed once faults are off
 	complaints.reserve(51);
 	unsigned long bad = 0;
-	if (fail_allocations && !make_it_fail(true)) {
+	FaultSwitch faults;
+	if (fail_allocations && !faults.on()) {
 		report.result(false, "fail allocations",
 			      std::string("make-it-fail: ") + std::strerror(errno));
 		return 1;
@@ -126,8 +150,11 @@ int fuzz(lnet::LnetDevice &dev, const std::string &as, std::uint64_t seed, std::
 		if (!why.empty() && ++bad <= 50)
 			complaints.push_back("not ok " + k.describe() + " # " + why);
 	}
-	if (fail_allocations)
-		make_it_fail(false);
+	if (fail_allocations && !faults.set(false)) {
+		report.result(false, "fail allocations turned off",
+			      std::string("make-it-fail: ") + std::strerror(errno));
+		return 1;
+	}
 	for (const auto &line : complaints)
 		std::cout << line << "\n";
 	std::cout << "# seed " << seed << ", cases " << first << ".." << first + cases - 1
