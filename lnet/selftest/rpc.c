@@ -18,7 +18,6 @@
 #include <linux/moduleparam.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
-#include <linux/stddef.h>
 #include <linux/swab.h>
 #include <linux/wait.h>
 #include <linux/lnet/cpt.h>
@@ -245,13 +244,11 @@ static void lst_rpc_abort_end(struct lst_rpc *rpc, struct lnet_handle_md mdh[3])
  */
 static u32 lst_reply_status_peek(const struct lst_msg *m, unsigned int len)
 {
-	if (len < offsetofend(struct lst_msg, body.status))
+	int order = lst_msg_byte_order(m, len);
+
+	if (order < 0)
 		return 0;
-	if (m->magic == LST_MSG_MAGIC)
-		return m->body.status;
-	if (m->magic == swab32(LST_MSG_MAGIC))
-		return swab32(m->body.status);
-	return 0;
+	return order ? swab32(m->body.status) : m->body.status;
 }
 
 static void lst_rpc_event(struct lst_rpc *rpc, struct lnet_event *ev,

@@ -145,6 +145,16 @@ static void lst_rpy_body_swab(struct lst_msg *msg)
 	}
 }
 
+/* 0: @msg of @len bytes is in our byte order, 1: swapped, -EPROTO. */
+int lst_msg_byte_order(const struct lst_msg *msg, unsigned int len)
+{
+	if (len != LST_MSG_SIZE)
+		return -EPROTO;
+	if (msg->magic == LST_MSG_MAGIC)
+		return 0;
+	return msg->magic == swab32(LST_MSG_MAGIC) ? 1 : -EPROTO;
+}
+
 /**
  * lst_msg_unpack() - check a received message, bring it to host order
  * @msg: the message as received
@@ -155,12 +165,10 @@ static void lst_rpy_body_swab(struct lst_msg *msg)
  */
 int lst_msg_unpack(struct lst_msg *msg, unsigned int len)
 {
-	if (len != LST_MSG_SIZE)
-		return -EPROTO;
-	if (msg->magic == LST_MSG_MAGIC)
-		return 0;
-	if (msg->magic != swab32(LST_MSG_MAGIC))
-		return -EPROTO;
+	int order = lst_msg_byte_order(msg, len);
+
+	if (order <= 0)
+		return order;
 
 	SWAB32(msg->magic);
 	SWAB32(msg->version);

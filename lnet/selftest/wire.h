@@ -313,6 +313,7 @@ static inline u32 lst_reply_type(u32 req_type)
  * length). The version is left for the caller to answer (a server replies
  * EPROTO to an unknown version).
  */
+int lst_msg_byte_order(const struct lst_msg *msg, unsigned int len);
 int lst_msg_unpack(struct lst_msg *msg, unsigned int len);
 void lst_msg_init(struct lst_msg *msg, u32 type, u32 feats);
 
