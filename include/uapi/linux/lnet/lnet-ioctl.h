@@ -404,6 +404,75 @@ struct lnet_ioctl_peer_ni {
 };						/* 264 */
 
 /* ------------------------------------------------------------------------ */
+/* Fault injection (LNET_FAULT), project-defined                             */
+/* ------------------------------------------------------------------------ */
+
+/* lfi_opc */
+#define LNET_FAULT_DROP_ADD		0
+#define LNET_FAULT_DROP_DEL		1
+#define LNET_FAULT_DROP_RESET		2
+#define LNET_FAULT_DROP_LIST		3
+#define LNET_FAULT_DELAY_ADD		4
+#define LNET_FAULT_DELAY_DEL		5
+#define LNET_FAULT_DELAY_RESET		6
+#define LNET_FAULT_DELAY_LIST		7
+
+/* fa_flags */
+#define LNET_FAULT_F_RANDOM	0x1U	/* drop: each match with p = 1/2 (interval) */
+#define LNET_FAULT_F_DROP_ALL	0x2U	/* drop: every match, on both paths */
+
+/* fa_health_mask: one bit per message health status (1 << status) */
+#define LNET_FAULT_HEALTH_RANDOM	0xFFFFFFFFU
+
+/*
+ * A rule. A NID whose address is 0xFFFFFFFF stands for every NID of its
+ * network, LNET_NID_ANY for every NID. Exactly one of fa_rate and
+ * fa_interval is non-zero.
+ */
+struct lnet_fault_attr {
+	__u64	fa_src;				/*   0 header source NID */
+	__u64	fa_dst;				/*   8 header destination NID */
+	__u64	fa_local_nid;			/*  16 drop on receive only: the NI */
+	__u64	fa_ptl_mask;			/*  24 1 << portal; 0: any */
+	__u32	fa_msg_mask;			/*  32 1 << LNET_MSG_*; 0: any */
+	__u32	fa_rate;			/*  36 one match of every N */
+	__u32	fa_interval;			/*  40 s: one match per window */
+	__u32	fa_latency;			/*  44 delay rules: s (> 0) */
+	__u32	fa_health_mask;			/*  48 drop rules: send-side failure */
+	__u32	fa_flags;			/*  52 LNET_FAULT_F_* */
+	__u64	fa_seed;			/*  56 0 on ADD: the kernel picks */
+};						/*  64 */
+
+struct lnet_fault_stat {
+	__u64	fs_count;			/*   0 matches */
+	__u64	fs_ack;				/*   8 dropped or delayed, by type */
+	__u64	fs_put;				/*  16 */
+	__u64	fs_get;				/*  24 */
+	__u64	fs_reply;			/*  32 */
+	__u64	fs_total;			/*  40 dropped or delayed */
+	__u64	fs_held;			/*  48 delay rules: held now */
+	__u64	fs_pad;				/*  56 */
+};						/*  64 */
+
+/*
+ * LNET_FAULT, version 2. ADD: lfi_attr in; lfi_attr.fa_seed out (the seed
+ * used). DEL: rules whose fa_src and fa_dst equal lfi_attr's (LNET_NID_ANY
+ * on either side: any) are deleted, their held messages released at once;
+ * lfi_count out: how many. RESET: every rule's statistics zeroed and its
+ * random sequence restarted from its seed. LIST: lfi_index in (0: the
+ * newest rule), lfi_attr and lfi_stat out; ENOENT past the last rule.
+ */
+struct lnet_ioctl_fault {
+	struct lnet_ioctl_hdr lfi_hdr;		/*   0 */
+	__u32	lfi_opc;			/*   8 LNET_FAULT_* */
+	__u32	lfi_index;			/*  12 LIST: in */
+	__u32	lfi_count;			/*  16 DEL: out */
+	__u32	lfi_pad;			/*  20 */
+	struct lnet_fault_attr lfi_attr;	/*  24 */
+	struct lnet_fault_stat lfi_stat;	/*  88 LIST: out */
+};						/* 152 */
+
+/* ------------------------------------------------------------------------ */
 /* Command numbers                                                           */
 /* ------------------------------------------------------------------------ */
 
