@@ -45,7 +45,7 @@ MODULE_PARM_DESC(accept_backlog, "listen backlog of the acceptor socket");
 static int accept_timeout = 5;
 module_param(accept_timeout, int, 0644);
 MODULE_PARM_DESC(accept_timeout,
-		 "seconds for a whole connection request (and for the passive side's whole hello), however slowly its bytes come");
+		 "seconds for a whole passive handshake (the connection request and the LND's hello together), however slowly its bytes come");
 
 static unsigned int accept_max_pending = 256;
 module_param(accept_max_pending, uint, 0644);
@@ -455,7 +455,7 @@ static void lnet_hs_evict_oldest_locked(struct lnet_hs_pool *pool)
  * @hs: the handshake, with ->ops and ->owner set; the rest is filled here
  * @sock: a connected socket; @hs's on success
  * @limit: most live handshakes in @pool; a new one beyond it drops the oldest
- * @timeout: seconds for the whole handshake
+ * @deadline: jiffies by which the whole handshake must be in
  *
  * ->done() is called exactly once, when the handshake is complete, fails,
  * runs out of time or is dropped.
@@ -465,7 +465,8 @@ static void lnet_hs_evict_oldest_locked(struct lnet_hs_pool *pool)
  * caller keeps @hs and @sock).
  */
 int lnet_hs_start(struct lnet_hs_pool *pool, struct lnet_hs *hs,
-		  struct socket *sock, unsigned int limit, int timeout)
+		  struct socket *sock, unsigned int limit,
+		  unsigned long deadline)
 {
 	struct sock *sk = sock->sk;
 
@@ -474,7 +475,7 @@ int lnet_hs_start(struct lnet_hs_pool *pool, struct lnet_hs *hs,
 	hs->sock = sock;
 	hs->have = 0;
 	hs->aborted = false;
-	hs->deadline = jiffies + (long)max(timeout, 1) * HZ;
+	hs->deadline = deadline;
 	hs->peer_ip = 0;
 	hs->peer_port = 0;
 	lnet_sock_getaddr(sock, true, &hs->peer_ip, &hs->peer_port);
@@ -627,7 +628,7 @@ static void lnet_acceptor_done(struct lnet_hs *hs, int rc)
 				   &hs->peer_ip, lnet_nid2str(nid, str, sizeof(str)));
 		goto out;
 	}
-	rc = ni->lnd->accept(ni, sock);
+	rc = ni->lnd->accept(ni, sock, hs->deadline);
 	lnet_ni_call_end(ni);
 	if (!rc)
 		sock = NULL;	/* the LND's now */
@@ -662,7 +663,8 @@ static void lnet_acceptor_handle(struct socket *sock)
 		goto out;
 	hs->ops = &lnet_acceptor_hs_ops;
 	if (!lnet_hs_start(&lnet_acc.pool, hs, sock,
-			   READ_ONCE(accept_max_pending), lnet_acceptor_timeout()))
+			   READ_ONCE(accept_max_pending),
+			   jiffies + lnet_acceptor_timeout() * HZ))
 		return;
 	kfree(hs);
 out:

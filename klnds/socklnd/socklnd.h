@@ -17,7 +17,7 @@
  * handshakes (connect, hello, reply: they block) on connd_wq, at most
  * nconnds at once; the passive hellos, gathered without blocking as
  * their bytes come (lnet_hs_start(), at most max_pending_hellos, each
- * within accept_timeout) on the workqueue of ksock_data.passive, so that
+ * by the deadline the acceptor set for the whole handshake) on the workqueue of ksock_data.passive, so that
  * neither kind waits behind the other; the reaper (timeouts, keepalives,
  * reconnects, freeing closed connections) on the ordered reaper_wq.
  *
@@ -413,7 +413,8 @@ enum ksock_match ksock_match_conn(int proto, int conn_type,
 void ksock_dump_hello_bytes(const char *what, const void *buf, size_t len);
 
 /* socklnd_conn.c */
-int ksock_accept(struct lnet_ni *ni, struct socket *sock);
+int ksock_accept(struct lnet_ni *ni, struct socket *sock,
+		 unsigned long deadline);
 void ksock_connd_peer_work(struct work_struct *work);
 void ksock_peer_maybe_connect_locked(struct ksock_peer *peer);
 int ksock_next_conn_type_locked(struct ksock_peer *peer);

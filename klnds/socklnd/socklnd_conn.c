@@ -152,13 +152,12 @@ static int ksock_hello_decode(const u8 *buf, unsigned int have,
 }
 
 /*
- * Read the answer to our hello, all of it within @timeout seconds. Return
+ * Read the answer to our hello, all of it by @deadline (jiffies). Return
  * as ksock_hello_decode(), or the socket's error.
  */
 static int ksock_recv_hello(struct socket *sock, struct ksock_hello *h,
-			    bool *flip, int timeout)
+			    bool *flip, unsigned long deadline)
 {
-	unsigned long deadline = jiffies + (long)timeout * HZ;
 	u8 buf[KSOCK_HELLO_BUF_SIZE];
 	unsigned int have = 0, need;
 	long left;
@@ -627,12 +626,15 @@ static const struct lnet_hs_ops ksock_passive_ops = {
  * ksock_accept() - the acceptor hands us a socket for @ni
  * @ni: the NI the connection request named
  * @sock: the socket, with the request read
+ * @deadline: the handshake's, from the acceptor (jiffies)
  *
  * The peer's hello is gathered in the background (lnet_hs_start()), at
- * most max_pending_hellos at once, within accept_timeout.
+ * most max_pending_hellos at once, by @deadline: the request and the
+ * hello together get accept_timeout.
  * Return: 0 (the socket is ours), -ENOMEM, -ESHUTDOWN or -EBUSY.
  */
-int ksock_accept(struct lnet_ni *ni, struct socket *sock)
+int ksock_accept(struct lnet_ni *ni, struct socket *sock,
+		 unsigned long deadline)
 {
 	struct ksock_net *net = lnet_ni_data(ni);
 	struct ksock_passive *p = kzalloc(sizeof(*p), GFP_NOFS);
@@ -653,8 +655,7 @@ int ksock_accept(struct lnet_ni *ni, struct socket *sock)
 	p->hs.ops = &ksock_passive_ops;
 	p->hs.owner = net;
 	rc = lnet_hs_start(&ksock_data.passive, &p->hs, sock,
-			   READ_ONCE(ksock_max_pending_hellos),
-			   lnet_acceptor_timeout());
+			   READ_ONCE(ksock_max_pending_hellos), deadline);
 	if (rc) {
 		kfree(p);
 		ksock_net_unbusy(net);
@@ -676,6 +677,7 @@ static int ksock_active_connect(struct ksock_peer *peer, int type)
 	struct ksock_net *net = peer->net;
 	lnet_nid_t me = lnet_ni_nid(net->ni);
 	int timeout = ksock_timeout();
+	unsigned long deadline;
 	char str[LNET_NIDSTR_SIZE], str2[LNET_NIDSTR_SIZE];
 	struct ksock_handshake hs;
 	struct ksock_hello h, reply;
@@ -689,6 +691,8 @@ static int ksock_active_connect(struct ksock_peer *peer, int type)
 	if (!version)
 		version = ksock_typed_conns ? KSOCK_PROTO_V3 : KSOCK_PROTO_V2;
 
+	/* the TCP connect and the peer's answer share sock_timeout */
+	deadline = jiffies + (long)timeout * HZ;
 	rc = lnet_connect(&sock, peer->id.nid, net->ip, peer->ip,
 			  lnet_acceptor_port(), timeout);
 	if (rc)
@@ -702,7 +706,7 @@ static int ksock_active_connect(struct ksock_peer *peer, int type)
 	rc = ksock_send_hello(sock, &h, timeout);
 	if (rc)
 		goto fail;
-	rc = ksock_recv_hello(sock, &reply, &flip, timeout);
+	rc = ksock_recv_hello(sock, &reply, &flip, deadline);
 	if (rc == -EPROTONOSUPPORT) {
 		pr_warn_ratelimited("%s answers with protocol version %u, which we do not speak\n",
 				    lnet_nid2str(peer->id.nid, str, sizeof(str)),

@@ -3,6 +3,10 @@
 # 15 s transaction_timeout, ksocklnd.ko, lnet_selftest.ko for its lazy
 # portals). g0 runs no LNet: "lnet-sockpeer hostile" floods g1
 # (Documentation/hardening.md):
+#   handshake-deadline: 4 connections whose connection request is complete
+#               at 3 s and whose hello comes at 6.5 s: g1 must close them at
+#               its handshake deadline (accept_timeout, 5 s, for request and
+#               hello together) without answering the hello;
 #   zc-flood:   0-byte PUTs asking for zero-copy ACKs, read back a few bytes
 #               at a time: g1 must coalesce its ZC-ACKs, bound the NOOPs
 #               queued on the connection and close it;
@@ -48,7 +52,7 @@ if [ "$GUEST_INDEX" = 0 ]; then
 	fi
 	t_flag_serve
 	t_flag_wait target-up 300 || exit 1
-	for mode in zc-flood lazy-flood; do
+	for mode in handshake-deadline zc-flood lazy-flood; do
 		start=$SECONDS
 		"$sockpeer" hostile "$mode" "$peer" "$me" >/tmp/$mode.out 2>&1
 		rc=$?

@@ -122,7 +122,8 @@ struct lnet_hs {
 int lnet_hs_pool_init(struct lnet_hs_pool *pool, const char *name);
 void lnet_hs_pool_fini(struct lnet_hs_pool *pool);
 int lnet_hs_start(struct lnet_hs_pool *pool, struct lnet_hs *hs,
-		  struct socket *sock, unsigned int limit, int timeout);
+		  struct socket *sock, unsigned int limit,
+		  unsigned long deadline);
 void lnet_hs_pool_abort(struct lnet_hs_pool *pool, void *owner);
 
 #endif /* _LINUX_LNET_ACCEPTOR_H */

@@ -61,7 +61,10 @@ struct socket;
  *	return drops the message instead.
  * @notify_peer_down: the core considers @nid dead; close its connections.
  * @accept: the acceptor matched a connection request to @ni: take over
- *	@sock (only LNDs that use the acceptor).
+ *	@sock (only LNDs that use the acceptor). @deadline (jiffies) is the
+ *	handshake's, set when the connection was accepted: the LND's part
+ *	must be done by then too, so that a peer slow in every stage is
+ *	dropped after accept_timeout, not after that much per stage.
  *
  * Registration and @list belong to the core.
  */
@@ -81,7 +84,8 @@ struct lnet_lnd {
 				      struct lnet_msg *msg,
 				      void **new_private);
 	void		(*notify_peer_down)(lnet_nid_t nid);
-	int		(*accept)(struct lnet_ni *ni, struct socket *sock);
+	int		(*accept)(struct lnet_ni *ni, struct socket *sock,
+				  unsigned long deadline);
 
 	struct list_head list;
 };

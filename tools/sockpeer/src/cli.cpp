@@ -129,6 +129,8 @@ std::string usage()
 	       "       lnet-sockpeer hostile slow-handshake [--conns N] [--seconds S]\n"
 	       "                          [--interval-ms MS] [--deadline-ms MS] [--slack-ms MS]\n"
 	       "                          TARGET_IP MY_IP\n"
+	       "       lnet-sockpeer hostile handshake-deadline [--conns N] [--deadline-ms MS]\n"
+	       "                          [--slack-ms MS] TARGET_IP MY_IP\n"
 	       "\n"
 	       "peer:   a socklnd peer against TARGET_IP's acceptor (TCP 988): good and bad\n"
 	       "        requests, hellos and messages\n"
@@ -149,6 +151,9 @@ std::string usage()
 	       "        a byte every --interval-ms (1000) for S seconds (30), reopened when\n"
 	       "        closed; each must be closed by the target within --deadline-ms (5000)\n"
 	       "        + --slack-ms (3000)\n"
+	       "hostile handshake-deadline: N connections (4) whose request is complete at\n"
+	       "        0.6 x --deadline-ms (5000) and whose hello follows at 1.3 x: each must be\n"
+	       "        closed within the deadline + --slack-ms (3000), its hello unanswered\n"
 	       "\n"
 	       "Each check prints \"ok NAME\" or \"not ok NAME # why\"; the exit status is 1 if\n"
 	       "one failed, 2 for a usage error. Needs root (privileged source ports).\n";
@@ -200,6 +205,14 @@ ParseResult parse_args(std::span<const std::string> args)
 	       "the target's handshake deadline (5000)");
 	add_ms(slow, "--slack-ms", cmd.slow_handshake.slack, "allowed beyond the deadline (3000)");
 	add_ips(slow, ips, false);
+	auto *two = hostile->add_subcommand("handshake-deadline");
+	two->add_option("--conns", cmd.two_stage.conns, "connections (4)")
+		->transform(number)
+		->check(CLI::Range(1U, 64U).description(""));
+	add_ms(two, "--deadline-ms", cmd.two_stage.deadline,
+	       "the target's handshake deadline (5000)");
+	add_ms(two, "--slack-ms", cmd.two_stage.slack, "allowed beyond the deadline (3000)");
+	add_ips(two, ips, false);
 
 	// CLI11 takes the words last-first.
 	std::vector<std::string> words(args.rbegin(), args.rend());
@@ -226,6 +239,8 @@ ParseResult parse_args(std::span<const std::string> args)
 		cmd.mode = Command::Mode::hostile_lst;
 	else if (slow->parsed())
 		cmd.mode = Command::Mode::hostile_slow_handshake;
+	else if (two->parsed())
+		cmd.mode = Command::Mode::hostile_handshake_deadline;
 	else
 		cmd.mode = Command::Mode::fuzz;
 	const std::string name = app.get_subcommands().front()->get_name();
@@ -265,6 +280,8 @@ int run(const Command &cmd, std::ostream &out, std::ostream &err)
 		return run_hostile_lst(cmd.target_ip, cmd.my_ip, cmd.max_tests, out);
 	case Command::Mode::hostile_slow_handshake:
 		return run_hostile_slow_handshake(cmd.slow_handshake, cmd.target_ip, cmd.my_ip, out);
+	case Command::Mode::hostile_handshake_deadline:
+		return run_hostile_handshake_deadline(cmd.two_stage, cmd.target_ip, cmd.my_ip, out);
 	case Command::Mode::fuzz:
 		break;
 	}

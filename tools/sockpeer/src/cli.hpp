@@ -8,6 +8,7 @@
 //   lnet-sockpeer hostile zc-flood|lazy-flood TARGET_IP MY_IP
 //   lnet-sockpeer hostile lst [--max-tests N] TARGET_IP MY_IP
 //   lnet-sockpeer hostile slow-handshake [options] TARGET_IP MY_IP
+//   lnet-sockpeer hostile handshake-deadline [options] TARGET_IP MY_IP
 #ifndef LNET_SOCKPEER_CLI_HPP
 #define LNET_SOCKPEER_CLI_HPP
 
@@ -23,7 +24,7 @@ namespace sockpeer {
 
 struct Command {
 	enum class Mode { help, peer, server, fuzz, done, hostile_zc, hostile_lazy, hostile_lst,
-			   hostile_slow_handshake };
+			   hostile_slow_handshake, hostile_handshake_deadline };
 
 	Mode mode = Mode::help;
 	std::uint32_t target_ip = 0;	// peer, fuzz: the node under test; server: us
@@ -33,6 +34,7 @@ struct Command {
 	std::string log_path;		// fuzz: one line per case
 	std::uint32_t run = 1;		// done: the run number
 	HostileOptions slow_handshake;	// hostile slow-handshake
+	HostileOptions two_stage{.conns = 4};	// hostile handshake-deadline
 	std::uint32_t max_tests = 256;	// hostile lst: the target's max_tests
 };
 

@@ -10,8 +10,16 @@
 // handshake deadline. The checks: the target closed them all, and none
 // lived longer than the deadline plus some slack (a per-read timeout that
 // each byte renews, or a queue behind one slow reader, lives longer).
+//
+// `hostile handshake-deadline`: a few connections each slow in both stages
+// but quick enough in each one alone: the request's last byte comes at 0.6
+// x the deadline, the whole hello at 1.3 x. One deadline for the whole
+// handshake closes them at 1 x, before their hello; a deadline per stage
+// (the request's, then a fresh one for the hello) would accept the hello
+// and answer it.
 #include <algorithm>
 #include <cerrno>
+#include <optional>
 #include <sstream>
 #include <vector>
 
@@ -26,6 +34,7 @@ namespace sockpeer {
 namespace {
 
 using namespace wire;
+using namespace std::chrono_literals;
 
 struct Trickler {
 	Socket sock;
@@ -195,7 +204,135 @@ private:
 	unsigned completed_ = 0;
 };
 
+// Connections slow in both stages (see the top of the file).
+class TwoStage {
+public:
+	TwoStage(const HostileOptions &o, std::uint32_t target_ip, std::uint32_t my_ip)
+		: o_(o), target_(target_ip), bytes_(handshake_bytes(target_ip, my_ip))
+	{
+	}
+
+	int run(std::ostream &out)
+	{
+		Reporter rep(out);
+		const auto request_done = o_.deadline * 6 / 10;
+		const auto hello_at = o_.deadline * 13 / 10;
+		const auto give_up = hello_at + o_.deadline + o_.slack;
+		const ByteView all(bytes_);
+
+		for (unsigned i = 0; i < o_.conns; i++) {
+			Conn c;
+			try {
+				c.sock = connect_to(target_);
+			} catch (const NetError &e) {
+				rep.not_ok("handshake-deadline: connect", e.what());
+				return 1;
+			}
+			if (!c.sock.send_all(all.first(conn_request_size - 1))) {
+				rep.not_ok("handshake-deadline: request sent", "target closed at once");
+				return 1;
+			}
+			c.sock.set_nonblocking();
+			conns_.push_back(std::move(c));
+		}
+		const auto start = Clock::now();
+		bool request_sent = false, hello_sent = false;
+
+		while (Clock::now() - start < give_up && open() > 0) {
+			const auto now = Clock::now() - start;
+			if (!request_sent && now >= request_done) {
+				send_each(all.subspan(conn_request_size - 1, 1), start);
+				request_sent = true;
+			}
+			if (!hello_sent && now >= hello_at) {
+				send_each(all.subspan(conn_request_size), start);
+				hello_sent = true;
+			}
+			watch(start, 100ms);
+		}
+
+		unsigned answered = 0, late = 0;
+		std::ostringstream s;
+		s << "hostile handshake-deadline: request done at " << ms(request_done)
+		  << " ms, hello at " << ms(hello_at) << " ms; closed by the target at (ms)";
+		for (const auto &c : conns_) {
+			answered += c.got > 0;
+			if (c.closed_after)
+				s << " " << ms(*c.closed_after);
+			else
+				s << " never";
+			late += !c.closed_after || *c.closed_after > o_.deadline + o_.slack;
+		}
+		rep.note(s.str());
+		rep.check("handshake-deadline: no hello answered after the deadline", !answered,
+			  std::to_string(answered) + " of " + std::to_string(conns_.size()) +
+				  " connections got an answer: a fresh deadline for the hello");
+		rep.check("handshake-deadline: closed within the deadline", !late,
+			  std::to_string(late) + " not closed within " +
+				  std::to_string(ms(o_.deadline + o_.slack)) + " ms");
+		return rep.failed() ? 1 : 0;
+	}
+
+private:
+	struct Conn {
+		Socket sock;
+		std::size_t got = 0;			// bytes the target sent
+		std::optional<Clock::duration> closed_after;
+	};
+
+	static long ms(Clock::duration d)
+	{
+		return static_cast<long>(std::chrono::duration_cast<milliseconds>(d).count());
+	}
+
+	std::size_t open() const
+	{
+		return std::ranges::count_if(conns_, [](const Conn &c) { return !c.closed_after; });
+	}
+
+	void send_each(ByteView bytes, Clock::time_point start)
+	{
+		for (auto &c : conns_)
+			if (!c.closed_after &&
+			    ::send(c.sock.fd(), bytes.data(), bytes.size(),
+				   MSG_NOSIGNAL | MSG_DONTWAIT) < 0)
+				c.closed_after = Clock::now() - start;
+	}
+
+	// Up to @wait for the target to answer or close.
+	void watch(Clock::time_point start, milliseconds wait)
+	{
+		std::vector<pollfd> fds;
+		for (const auto &c : conns_)
+			fds.push_back({c.closed_after ? -1 : c.sock.fd(), POLLIN, 0});
+		if (::poll(fds.data(), fds.size(), static_cast<int>(wait.count())) <= 0)
+			return;
+		for (std::size_t i = 0; i < conns_.size(); i++) {
+			Conn &c = conns_[i];
+			if (!fds[i].revents)
+				continue;
+			std::uint8_t buf[256];
+			ssize_t n;
+			while ((n = ::recv(c.sock.fd(), buf, sizeof(buf), MSG_DONTWAIT)) > 0)
+				c.got += n;
+			if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR))
+				c.closed_after = Clock::now() - start;
+		}
+	}
+
+	const HostileOptions &o_;
+	std::uint32_t target_;
+	Bytes bytes_;
+	std::vector<Conn> conns_;
+};
+
 }  // namespace
+
+int run_hostile_handshake_deadline(const HostileOptions &o, std::uint32_t target_ip,
+				   std::uint32_t my_ip, std::ostream &out)
+{
+	return TwoStage(o, target_ip, my_ip).run(out);
+}
 
 int run_hostile_slow_handshake(const HostileOptions &o, std::uint32_t target_ip,
 			       std::uint32_t my_ip, std::ostream &out)

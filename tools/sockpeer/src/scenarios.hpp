@@ -56,6 +56,12 @@ struct HostileOptions {
 int run_hostile_slow_handshake(const HostileOptions &o, std::uint32_t target_ip,
 			       std::uint32_t my_ip, std::ostream &out);
 
+// `hostile handshake-deadline TARGET MY_IP`: @conns connections whose
+// request is complete at 0.6 x @deadline and whose hello comes at 1.3 x:
+// the target must close each within @deadline + @slack without answering.
+int run_hostile_handshake_deadline(const HostileOptions &o, std::uint32_t target_ip,
+				   std::uint32_t my_ip, std::ostream &out);
+
 }  // namespace sockpeer
 
 #endif  // LNET_SOCKPEER_SCENARIOS_HPP

@@ -74,6 +74,23 @@ TEST(Cli, HostileSlowHandshake)
 			    "192.0.2.1"}).command);
 }
 
+TEST(Cli, HostileHandshakeDeadline)
+{
+	const auto d = parse({"hostile", "handshake-deadline", "192.0.2.2", "192.0.2.1"});
+	ASSERT_TRUE(d.command) << d.error;
+	EXPECT_EQ(d.command->mode, Command::Mode::hostile_handshake_deadline);
+	EXPECT_EQ(d.command->two_stage.conns, 4U);
+	EXPECT_EQ(d.command->two_stage.deadline, std::chrono::milliseconds(5000));
+	const auto e = parse({"hostile", "handshake-deadline", "--conns", "2", "--deadline-ms",
+			      "3000", "--slack-ms", "1000", "192.0.2.2", "192.0.2.1"});
+	ASSERT_TRUE(e.command) << e.error;
+	EXPECT_EQ(e.command->two_stage.conns, 2U);
+	EXPECT_EQ(e.command->two_stage.deadline, std::chrono::milliseconds(3000));
+	EXPECT_EQ(e.command->two_stage.slack, std::chrono::milliseconds(1000));
+	EXPECT_FALSE(parse({"hostile", "handshake-deadline", "--conns", "65", "192.0.2.2",
+			    "192.0.2.1"}).command);
+}
+
 TEST(Cli, FuzzOptions)
 {
 	const auto f = parse({"fuzz", "--seed", "0x10", "--cases", "2500", "--parallel", "8",
