@@ -454,46 +454,25 @@ static void lnet_ptl_undelay(struct lnet_portal *ptl, struct lnet_msg *msg)
 
 /*
  * Match an incoming PUT or GET. An unmatched PUT on a lazy portal waits
- * there (LNET_MATCH_DELAYED), after the LND had its eager_recv() chance;
- * from then on an LNetMDAttach() may deliver it at any time.
+ * there (LNET_MATCH_DELAYED), within the portal's caps; from then on an
+ * LNetMDAttach() may deliver it at any time.
  */
 enum lnet_match_rc lnet_ptl_match(struct lnet_msg *msg,
 				  const struct lnet_match_info *info)
 {
 	struct lnet_portal *ptl = &lnet_core.portals[info->portal];
-	struct lnet_ni *ni = msg->ni;
 	enum lnet_match_rc rc;
-	bool eager = ni->lnd->eager_recv && info->op == LNET_MD_OP_PUT;
-	int erc;
 
 	spin_lock_bh(&ptl->lock);
-	for (;;) {
-		rc = lnet_ptl_match_locked(ptl, info, msg);
-		if (rc != LNET_MATCH_NONE || info->op != LNET_MD_OP_PUT ||
-		    !ptl->lazy)
-			break;
-		if (READ_ONCE(ni->state) != LNET_NI_STATE_UP) {
+	rc = lnet_ptl_match_locked(ptl, info, msg);
+	if (rc == LNET_MATCH_NONE && info->op == LNET_MD_OP_PUT && ptl->lazy) {
+		if (READ_ONCE(msg->ni->state) != LNET_NI_STATE_UP) {
 			rc = LNET_MATCH_DROP;
-			break;
-		}
-		if (!eager) {
-			if (lnet_ptl_delay(ptl, msg)) {
-				ptl->ndropped++;
-				rc = LNET_MATCH_DROP;
-			} else {
-				rc = LNET_MATCH_DELAYED;
-			}
-			break;
-		}
-		/* let the LND release what the wait would pin, then retry */
-		spin_unlock_bh(&ptl->lock);
-		erc = ni->lnd->eager_recv(ni, msg->private, msg,
-					  &msg->private);
-		spin_lock_bh(&ptl->lock);
-		eager = false;
-		if (erc < 0) {
+		} else if (lnet_ptl_delay(ptl, msg)) {
+			ptl->ndropped++;
 			rc = LNET_MATCH_DROP;
-			break;
+		} else {
+			rc = LNET_MATCH_DELAYED;
 		}
 	}
 	/* a delayed @msg may be delivered by LNetMDAttach() once unlocked */

@@ -10,7 +10,7 @@
  * Each message ends with exactly one lnet_finalize() call.
  *
  * Context: LND ops are called without any LNet spinlock held. startup(),
- * shutdown(), ctl() and accept() run in process context; send() and
+ * shutdown() and accept() run in process context; send() and
  * recv() run in whatever context the core is in - including that of an
  * lnet_finalize() (a returned credit releases a queued send; a finalized
  * PUT sends its ACK) - so they must not sleep. lnet_parse() must be called
@@ -37,7 +37,6 @@ struct socket;
  *	send() calls will come. Before returning, the LND must have called
  *	lnet_finalize() for every message it accepted and must have stopped
  *	calling lnet_parse() for @ni.
- * @ctl: LND-specific control command from LNetCtl(); -EINVAL if unknown.
  * @send: transmit @msg (header msg->hdr, LND-level destination
  *	msg->target, payload lnet_msg_iter()). @private is NULL, or for the
  *	REPLY to an RDMA GET (lnet_parse() with @rdma_req) the GET's private.
@@ -53,13 +52,11 @@ struct socket;
  *	may keep a copy of it until it finalizes @msg), discard the rest and
  *	call lnet_finalize(@msg). With @msg == NULL, discard all @rlen bytes
  *	and release @private; no finalize. @delayed says the message waited
- *	on a lazy portal (after eager_recv(), if any). Return 0, or -errno
- *	without finalizing (the core then finalizes @msg with that error).
- * @eager_recv: optional. @msg is about to wait on a lazy portal for an
- *	unbounded time: the LND may copy the payload out and return its new
- *	context in *@new_private, which later recv() calls get. A negative
- *	return drops the message instead.
+ *	on a lazy portal. Return 0, or -errno without finalizing (the core
+ *	then finalizes @msg with that error).
  * @notify_peer_down: the core considers @nid dead; close its connections.
+ *	Not called yet: nothing in the core judges a peer dead before peer
+ *	health exists.
  * @accept: the acceptor matched a connection request to @ni: take over
  *	@sock (only LNDs that use the acceptor). @deadline (jiffies) is the
  *	handshake's, set when the connection was accepted: the LND's part
@@ -73,16 +70,12 @@ struct lnet_lnd {
 	u32		type;
 	int		(*startup)(struct lnet_ni *ni);
 	void		(*shutdown)(struct lnet_ni *ni);
-	int		(*ctl)(struct lnet_ni *ni, unsigned int cmd, void *arg);
 	int		(*send)(struct lnet_ni *ni, void *private,
 				struct lnet_msg *msg);
 	int		(*recv)(struct lnet_ni *ni, void *private,
 				struct lnet_msg *msg, bool delayed,
 				struct iov_iter *to, unsigned int mlen,
 				unsigned int rlen);
-	int		(*eager_recv)(struct lnet_ni *ni, void *private,
-				      struct lnet_msg *msg,
-				      void **new_private);
 	void		(*notify_peer_down)(lnet_nid_t nid);
 	int		(*accept)(struct lnet_ni *ni, struct socket *sock,
 				  unsigned long deadline);
