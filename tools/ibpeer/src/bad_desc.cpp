@@ -183,6 +183,16 @@ int run_bad_desc(const Options &opt, lnet::Reporter &rep)
 		if (!rep.check("ping before: " + k.name, why.empty(), why))
 			continue;
 		const bool sent = k.send(*c, opt);
+		// a request may be answered with an error instead (GET_DONE < 0)
+		const auto answer = c->recv(
+			[](const wire::Msg &r) {
+				return r.hdr.type == wire::msg_get_done ||
+				       r.hdr.type == wire::msg_put_nak;
+			},
+			3s);
+		if (answer)
+			rep.note(k.name + ": answered " + std::string(wire::type_name(answer->hdr.type)) +
+				 " status " + std::to_string(answer->status));
 		const bool closed = c->wait_closed(k.must_close ? 15s : 5s);
 		if (k.must_close) {
 			rep.check("connection closed: " + k.name, closed,
