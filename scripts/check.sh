@@ -147,6 +147,8 @@ step o2iblnd-sink guest --suite o2iblnd-sink --kernel debug --guests 2 \
 	--timeout 900 --script "$top/tests/scenarios/o2iblnd-sink.sh"
 step o2iblnd-flood guest --suite o2iblnd-flood --kernel debug --guests 2 \
 	--timeout 900 --script "$top/tests/scenarios/o2iblnd-flood.sh"
+step o2iblnd-hostile guest --suite o2iblnd-hostile --kernel debug --guests 2 \
+	--timeout 900 --script "$top/tests/scenarios/o2iblnd-hostile.sh"
 
 # lnet_selftest driven by lst between two guests (Documentation/selftest.md).
 step selftest guest --suite selftest --kernel debug --guests 2 --timeout 900 \

@@ -15,6 +15,8 @@ packages=(
 	qemu-system-x86 busybox-static iproute2 iputils-ping procps
 	# soft-RoCE user space and baselines
 	rdma-core ibverbs-utils ibverbs-providers perftest iperf3
+	# user-space verbs for lnet-ibpeer (tools/ibpeer)
+	libibverbs-dev librdmacm-dev
 	# C++ tools
 	cmake g++ libgtest-dev libgmock-dev libcli11-dev libyaml-cpp-dev libfmt-dev nlohmann-json3-dev
 	# benchmark charts

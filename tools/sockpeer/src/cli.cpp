@@ -1,43 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "cli.hpp"
 
-#include <charconv>
 #include <fstream>
 #include <vector>
 
 #include <CLI/CLI.hpp>
+
+#include "lnet/cli_number.hpp"
 
 #include "scenarios.hpp"
 
 namespace sockpeer {
 namespace {
 
-// Decimal or 0x hex, the whole text.
-std::optional<std::uint64_t> parse_number(std::string_view text)
-{
-	int base = 10;
-	if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
-		base = 16;
-		text.remove_prefix(2);
-	}
-	std::uint64_t v = 0;
-	const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v, base);
-	if (text.empty() || ec != std::errc() || end != text.data() + text.size())
-		return std::nullopt;
-	return v;
-}
-
-// Numbers as the scenario scripts write them (decimal, or 0x hex), and
-// nothing else: no sign, no octal. Rewritten in decimal for CLI11.
-const CLI::Validator number(
-	[](std::string &text) -> std::string {
-		const auto v = parse_number(text);
-		if (!v)
-			return "not a number: '" + text + "'";
-		text = std::to_string(*v);
-		return {};
-	},
-	"N");
+const CLI::Validator &number = lnet::cli_number;
 
 const CLI::Validator ipv4(
 	[](std::string &text) -> std::string {

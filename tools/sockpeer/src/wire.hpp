@@ -127,19 +127,21 @@ enum class Error {
 };
 std::string_view to_string(Error e);
 
-template <typename T>
+// A decoded value or why not (@E: the decoder's errors; other wires, such
+// as tools/ibpeer's, bring their own).
+template <typename T, typename E = Error>
 class Decoded {
 public:
 	Decoded(T value) : v_(std::move(value)) {}	// NOLINT: implicit by design
-	Decoded(Error error) : v_(error) {}		// NOLINT
+	Decoded(E error) : v_(error) {}			// NOLINT
 	bool ok() const noexcept { return std::holds_alternative<T>(v_); }
 	explicit operator bool() const noexcept { return ok(); }
 	const T &operator*() const { return std::get<T>(v_); }
 	const T *operator->() const { return &std::get<T>(v_); }
-	Error error() const { return std::get<Error>(v_); }
+	E error() const { return std::get<E>(v_); }
 
 private:
-	std::variant<T, Error> v_;
+	std::variant<T, E> v_;
 };
 
 // ---- acceptor connection request (socklnd.md, "Connection request") ----------

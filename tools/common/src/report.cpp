@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "report.hpp"
+#include "lnet/report.hpp"
 
 #include <string>
 
-namespace sockpeer {
+namespace lnet {
 namespace {
 
 // A result line must stay one line, and "#" separates the reason.
@@ -52,4 +52,4 @@ int Reporter::failed() const
 	return failed_;
 }
 
-}  // namespace sockpeer
+}  // namespace lnet
