@@ -315,6 +315,7 @@ static void lnet_ni_stop(struct lnet_ni *ni)
 		lnet_finalize(msg, -ESHUTDOWN);
 	}
 	lnet_ptl_drop_all_delayed(ni);
+	lnet_fault_ni_stop(ni);
 	/*
 	 * Sends check the NI's state and call the LND inside lnd_srcu, and
 	 * so do receives of PUTs taken off a lazy portal: after this grace
@@ -545,6 +546,7 @@ static void lnet_shutdown(void)
 	if (lnet_core.lo_ni)
 		lnet_ni_stop(lnet_core.lo_ni);
 	lnet_core.lo_ni = NULL;
+	lnet_fault_clear();
 
 	/* every message held an NI reference, and they are all gone */
 	WARN_ON(percpu_counter_sum(&lnet_core.msg_count));

@@ -726,6 +726,11 @@ out:
 	return rc;
 }
 
+static int lnet_ioc_fault(struct lnet_ioc_ctx *ctx)
+{
+	return lnet_fault_ioctl(ctx->buf);
+}
+
 static int lnet_ioc_get_stats(struct lnet_ioc_ctx *ctx)
 {
 	struct lnet_ioctl_lnet_stats *st = ctx->buf;
@@ -788,6 +793,8 @@ static const struct lnet_ioc_cmd lnet_ioc_cmds[LNET_IOC_MAX_NR -
 		     LNET_IOC_ADMIN | LNET_IOC_INITNET, lnet_ioc_unconfigure),
 	LNET_IOC_CMD(62, LNET_IOCTL_VERSION2, struct lnet_ioctl_ping_data,
 		     LNET_IOC_ADMIN | LNET_IOC_RUNNING, lnet_ioc_ping),
+	LNET_IOC_CMD(64, LNET_IOCTL_VERSION2, struct lnet_ioctl_fault,
+		     LNET_IOC_CHANGE, lnet_ioc_fault),
 	LNET_IOC_CMD(81, LNET_IOCTL_VERSION2, struct lnet_ioctl_config_data,
 		     LNET_IOC_CHANGE, lnet_ioc_add_route),
 	LNET_IOC_CMD(82, LNET_IOCTL_VERSION2, struct lnet_ioctl_config_data,

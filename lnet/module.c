@@ -69,6 +69,7 @@ static int __init lnet_init(void)
 				   "lnet_net");
 	INIT_LIST_HEAD(&lnet_core.nis);
 	LNetInvalidateEQHandle(&lnet_core.ping.eqh);
+	lnet_fault_init();
 
 	rc = lnet_cpt_init();
 	if (rc)
@@ -143,6 +144,7 @@ static void __exit lnet_exit(void)
 	flush_work(&lnet_configure_work);
 	lnet_dev_fini();
 	lnet_shutdown_all();
+	lnet_fault_fini();
 	lnet_credits_fini();
 
 	lnet_debugfs_fini();

@@ -75,6 +75,8 @@ void lnet_ni_send(struct lnet_msg *msg)
 	void *private;
 	int idx, rc;
 
+	if (static_branch_unlikely(&lnet_fault_active) && lnet_fault_tx(msg))
+		return;		/* failed or held by a fault rule */
 	/* see lnet_ni_stop(): no send() once shutdown() may have begun */
 	idx = srcu_read_lock(&lnet_core.lnd_srcu);
 	if (READ_ONCE(ni->state) != LNET_NI_STATE_UP) {
@@ -588,6 +590,40 @@ static bool lnet_parse_spoofed(struct lnet_ni *ni, const struct lnet_hdr *hdr,
 	return true;
 }
 
+/* Match or look up what @msg is for; -EPROTO if nothing took it. */
+static int lnet_parse_deliver(struct lnet_msg *msg)
+{
+	switch (msg->hdr.type) {
+	case LNET_MSG_PUT:
+		lnet_parse_put(msg);
+		return 0;
+	case LNET_MSG_GET:
+		lnet_parse_get(msg);
+		return 0;
+	case LNET_MSG_REPLY:
+		return lnet_parse_reply(msg);
+	default:
+		return lnet_parse_ack(msg);
+	}
+}
+
+/**
+ * lnet_parse_release() - deliver a message a fault rule held
+ * @msg: as lnet_parse() left it
+ *
+ * The LND was told 0 long ago, so a message nothing takes now is dropped
+ * (its recv() called with NULL) instead of closing the connection.
+ *
+ * Context: process context, inside lnd_srcu, @msg's NI up.
+ */
+void lnet_parse_release(struct lnet_msg *msg)
+{
+	if (lnet_parse_deliver(msg) < 0) {
+		lnet_parse_error(msg->ni, &msg->hdr, msg->from);
+		lnet_drop_msg(msg, "not taken after a fault delay");
+	}
+}
+
 /**
  * lnet_parse() - hand a received header to LNet
  * @ni: the NI it arrived on
@@ -638,6 +674,12 @@ int lnet_parse(struct lnet_ni *ni, const struct lnet_hdr *hdr,
 			     "source NID is not the sender");
 		return 0;
 	}
+	if (static_branch_unlikely(&lnet_fault_active) &&
+	    lnet_fault_drop_rx(ni, hdr)) {
+		lnet_drop_rx(ni, private, hdr->payload_length, false,
+			     "fault injection");
+		return 0;
+	}
 
 	msg = lnet_msg_alloc(GFP_NOFS);
 	if (!msg) {
@@ -652,20 +694,10 @@ int lnet_parse(struct lnet_ni *ni, const struct lnet_hdr *hdr,
 	percpu_ref_get(&ni->ref);
 	msg->rdma_get = rdma_req && msg->hdr.type == LNET_MSG_GET;
 
-	switch (msg->hdr.type) {
-	case LNET_MSG_PUT:
-		lnet_parse_put(msg);
-		break;
-	case LNET_MSG_GET:
-		lnet_parse_get(msg);
-		break;
-	case LNET_MSG_REPLY:
-		rc = lnet_parse_reply(msg);
-		break;
-	default:
-		rc = lnet_parse_ack(msg);
-		break;
-	}
+	if (static_branch_unlikely(&lnet_fault_active) &&
+	    lnet_fault_delay_rx(msg))
+		return 0;	/* lnet_parse_release() delivers it later */
+	rc = lnet_parse_deliver(msg);
 	if (rc < 0) {
 		/* nothing took @msg: the LND closes the connection */
 		lnet_parse_error(ni, hdr, from);

@@ -293,6 +293,7 @@ int lnet_ping(struct lnet_process_id id, lnet_nid_t src, int timeout_ms,
 	struct lnet_handle_eq eqh;
 	struct lnet_handle_md mdh;
 	struct lnet_md md;
+	long left;
 	int i, rc;
 
 	if (timeout_ms <= 0 || (nids && !ids))
@@ -330,15 +331,20 @@ int lnet_ping(struct lnet_process_id id, lnet_nid_t src, int timeout_ms,
 		wait_for_completion(&pw.done);
 		goto out_eq;
 	}
-	if (!wait_for_completion_timeout(&pw.done,
-					 msecs_to_jiffies(timeout_ms))) {
+	/*
+	 * Killable: the caller (lnetctl ping --timeout 180) may give up, and
+	 * a long wait for a dead peer is no hung task.
+	 */
+	left = wait_for_completion_killable_timeout(&pw.done,
+						    msecs_to_jiffies(timeout_ms));
+	if (left <= 0) {
 		/* gives up the REPLY; the SEND is the LND's to finish */
 		LNetMDUnlink(mdh);
 		wait_for_completion(&pw.done);
 	}
 
 	if (!pw.replied) {
-		rc = pw.status ?: -ETIMEDOUT;
+		rc = left < 0 ? -EINTR : pw.status ?: -ETIMEDOUT;
 		goto out_eq;
 	}
 	rc = lnet_ping_info_check(info, pw.mlength);

@@ -570,7 +570,13 @@ static int lst_active_op(struct lst_srpc *s, u64 mbits, void *start,
 		a.status = rc;
 		LNetMDUnlink(mdh);
 	}
-	if (!wait_for_completion_timeout(&a.done, (timeout ?: 1) * HZ)) {
+	/*
+	 * Killable only to keep the hung-task detector quiet: an unanswered
+	 * GET rightly waits the whole RPC timeout (64 s by default), and a
+	 * kworker never gets the fatal signal that would end it early.
+	 */
+	if (wait_for_completion_killable_timeout(&a.done,
+						 (timeout ?: 1) * HZ) <= 0) {
 		LNetMDUnlink(mdh);
 		wait_for_completion(&a.done);
 		if (!a.status)

@@ -7,7 +7,10 @@
 #define _LINUX_LNET_LIB_LNET_H
 
 #include <linux/gfp.h>
+#include <linux/jump_label.h>
 #include <linux/percpu.h>
+#include <linux/prandom.h>
+#include <uapi/linux/lnet/lnet-ioctl.h>
 #include <linux/lnet/config.h>
 #include <linux/lnet/lib-types.h>
 #include <linux/lnet/lnd.h>
@@ -189,6 +192,41 @@ void lnet_drop_rx(struct lnet_ni *ni, void *private, unsigned int rlen,
 void lnet_drop_msg(struct lnet_msg *msg, const char *why);
 void lnet_put_matched(struct lnet_msg *msg);
 void lnet_rdma_get_abort(struct lnet_msg *msg);
+void lnet_parse_release(struct lnet_msg *msg);
+
+/* fault.c: fault injection rules (Documentation/fault-injection.md) */
+struct lnet_fault_rule {
+	struct list_head	list;		/* lnet_fault's drop or delay list */
+	struct rcu_head		rcu;
+	struct lnet_fault_attr	attr;		/* checked; fixed once added */
+	bool			delay;
+	/* BH; the fields below; a leaf (inside lnet_fault.mutex or alone) */
+	spinlock_t		lock;
+	bool			dead;		/* deleted: hold nothing more */
+	struct rnd_state	rnd;		/* this rule's choices */
+	u64			nmatch;		/* rate: matches so far */
+	u64			next_hit;	/* rate: index of the next hit */
+	unsigned long		next_at;	/* interval: next hit, jiffies */
+	unsigned long		window;		/* interval: next window's start */
+	struct lnet_fault_stat	stat;
+	struct list_head	held;		/* delay: messages, by release */
+};
+
+DECLARE_STATIC_KEY_FALSE(lnet_fault_active);
+int lnet_fault_attr_check(struct lnet_fault_attr *a, bool delay);
+bool lnet_fault_match(const struct lnet_fault_attr *a,
+		      const struct lnet_hdr *hdr, lnet_nid_t local);
+void lnet_fault_rule_reset(struct lnet_fault_rule *r, unsigned long now);
+bool lnet_fault_decide(struct lnet_fault_rule *r, unsigned long now);
+enum lnet_msg_status lnet_fault_pick_status(struct lnet_fault_rule *r);
+bool lnet_fault_drop_rx(struct lnet_ni *ni, const struct lnet_hdr *hdr);
+bool lnet_fault_delay_rx(struct lnet_msg *msg);
+bool lnet_fault_tx(struct lnet_msg *msg);
+void lnet_fault_ni_stop(struct lnet_ni *ni);
+int lnet_fault_ioctl(struct lnet_ioctl_fault *f);
+void lnet_fault_init(void);
+void lnet_fault_clear(void);
+void lnet_fault_fini(void);
 
 /* credits.c */
 int lnet_credits_acquire(struct lnet_msg *msg);

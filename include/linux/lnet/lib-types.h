@@ -339,8 +339,27 @@ struct lnet_peer {
  * payload (lnet_msg_iter()) on send, and receives into the iterator that
  * recv() is handed. An LND never frees a message: it calls lnet_finalize().
  */
+/*
+ * What became of a message, for health and resend (Documentation/wire/
+ * routing-health-multirail.md, "Message health status"). Fault injection
+ * sets the status of the send failures it simulates.
+ */
+enum lnet_msg_status {
+	LNET_MSG_STATUS_OK,
+	LNET_MSG_STATUS_LOCAL_INTERRUPT,
+	LNET_MSG_STATUS_LOCAL_DROPPED,
+	LNET_MSG_STATUS_LOCAL_ABORTED,
+	LNET_MSG_STATUS_LOCAL_NO_ROUTE,
+	LNET_MSG_STATUS_LOCAL_ERROR,
+	LNET_MSG_STATUS_LOCAL_TIMEOUT,
+	LNET_MSG_STATUS_REMOTE_ERROR,
+	LNET_MSG_STATUS_REMOTE_DROPPED,
+	LNET_MSG_STATUS_REMOTE_TIMEOUT,
+	LNET_MSG_STATUS_NETWORK_TIMEOUT,
+};
+
 struct lnet_msg {
-	struct list_head	list;		/* a credit or lazy queue */
+	struct list_head	list;		/* a credit, lazy or fault queue */
 	struct lnet_hdr		hdr;
 	struct lnet_process_id	target;		/* tx: the LND-level peer */
 	lnet_nid_t		from;		/* rx: the LND-level peer */
@@ -355,6 +374,8 @@ struct lnet_msg {
 	unsigned int		len;		/* payload sent or kept */
 	unsigned int		wanted;		/* rx: payload on the wire */
 	int			status;
+	unsigned long		fault_release;	/* jiffies; held by a delay rule */
+	u8			health_status;	/* enum lnet_msg_status */
 
 	unsigned int		tx:1;		/* being (or to be) sent */
 	unsigned int		tx_peer_credit:1;
@@ -365,6 +386,7 @@ struct lnet_msg {
 	unsigned int		rdma_get:1;	/* rx GET: LND does RDMA */
 	unsigned int		delayed:1;	/* waited on a lazy portal */
 	unsigned int		finalized:1;
+	unsigned int		fault_passed:1;	/* tx: the rules were applied */
 
 	struct lnet_ev_item	ev;
 };

@@ -33,7 +33,7 @@ constexpr Command table[] = {
 	{ 60, "TESTPROTOCOMPAT", v1, gen, false, false },
 	{ 62, "PING_PEER", v2, ping, false, true },
 	{ 63, "LNETST", v1, gen, false, false },
-	{ 64, "LNET_FAULT", v1, gen, false, false },
+	{ 64, "LNET_FAULT", v2, sizeof(struct lnet_ioctl_fault), false, true },
 	{ 70, "REGISTER_MYNID", v1, gen, false, false },
 	{ 71, "CLOSE_CONNECTION", v1, gen, false, false },
 	{ 72, "PUSH_CONNECTION", v1, gen, false, false },
@@ -79,7 +79,8 @@ constexpr Command table[] = {
 	{ 112, "SET_PEER", v2, cfg, false, false },
 };
 
-// Commands that tear down or rebuild the configuration: only with
+// Commands that tear down or rebuild the configuration, or (LNET_FAULT)
+// drop and delay traffic until LNet is unconfigured: only with
 // Options::changes. PING_PEER and DISCOVER may wait for a reply: their
 // timeout and pointer are tamed rather than left out. LNETST's argument
 // holds user pointers in layouts this fuzzer does not model: as root its
@@ -87,8 +88,8 @@ constexpr Command table[] = {
 // is fuzzed only where it is refused first (no privilege).
 bool reconfigures(unsigned int nr)
 {
-	return nr == 56 || nr == 59 || nr == 81 || nr == 82 || nr == 85 || nr == 95 ||
-	       nr == 96;
+	return nr == 56 || nr == 59 || nr == 64 || nr == 81 || nr == 82 || nr == 85 ||
+	       nr == 95 || nr == 96;
 }
 
 // Values that have found bugs in parsers: boundaries, the NIDs a node

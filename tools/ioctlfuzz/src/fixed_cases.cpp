@@ -103,6 +103,21 @@ lnet_ioctl_lnet_stats stats(std::uint32_t len, std::uint32_t version = LNET_IOCT
 	return st;
 }
 
+// A fault-rule call: drop every GET from anyone, one in @rate, @interval s.
+lnet_ioctl_fault fault(std::uint32_t opc, std::uint32_t rate = 1, std::uint32_t interval = 0)
+{
+	lnet_ioctl_fault f{};
+	f.lfi_hdr = hdr(sizeof(f));
+	f.lfi_opc = opc;
+	f.lfi_attr.fa_src = LNET_NID_ANY;
+	f.lfi_attr.fa_dst = LNET_NID_ANY;
+	f.lfi_attr.fa_local_nid = LNET_NID_ANY;
+	f.lfi_attr.fa_msg_mask = 1U << 2;	// LNET_MSG_GET
+	f.lfi_attr.fa_rate = rate;
+	f.lfi_attr.fa_interval = interval;
+	return f;
+}
+
 lnet_ioctl_ping_data ping(std::uint64_t ids)
 {
 	lnet_ioctl_ping_data p{};
@@ -195,12 +210,13 @@ int add_ip2nets(FixedContext &c, const char *rule)
 
 // Random argument bytes on random commands; the header is made valid half
 // of the time so the commands' own checks run too. PING_PEER (could wait
-// minutes), UNCONFIGURE and the commands that change the configuration are
-// left out; what is left must fail or succeed cleanly.
+// minutes), UNCONFIGURE and the commands that change the configuration or
+// (LNET_FAULT) the traffic are left out; what is left must fail or succeed cleanly.
 std::string fuzz(FixedContext &c)
 {
-	static constexpr std::array<unsigned int, 9> skip{
+	static constexpr std::array<unsigned int, 10> skip{
 		_IOC_NR(LNET_IOC_UNCONFIGURE),	 _IOC_NR(LNET_IOC_CONFIGURE),
+		_IOC_NR(LNET_IOC_LNET_FAULT),
 		_IOC_NR(LNET_IOC_PING_PEER),	 _IOC_NR(LNET_IOC_ADD_ROUTE),
 		_IOC_NR(LNET_IOC_DEL_ROUTE),	 _IOC_NR(LNET_IOC_DEL_NET),
 		_IOC_NR(LNET_IOC_ADD_LOCAL_NI),	 _IOC_NR(LNET_IOC_DEL_LOCAL_NI),
@@ -510,6 +526,32 @@ const FixedCase cases[] = {
 	call("RESET_LNET_STATS (header only): 0", R, 0,
 	     [](FixedContext &c) { return c.ioctl(LNET_IOC_RESET_LNET_STATS, hdr_only()); }),
 
+	// ---- fault rules (none installed: the table starts empty)
+	call("FAULT DROP_LIST of no rule: ENOENT", R, ENOENT,
+	     [](FixedContext &c) { return c.ioctl(LNET_IOC_LNET_FAULT, fault(LNET_FAULT_DROP_LIST)); }),
+	call("FAULT with an unknown opcode: EINVAL", R, EINVAL,
+	     [](FixedContext &c) { return c.ioctl(LNET_IOC_LNET_FAULT, fault(8)); }),
+	call("FAULT DROP_ADD with a rate and an interval: EINVAL", R, EINVAL,
+	     [](FixedContext &c) {
+		     return c.ioctl(LNET_IOC_LNET_FAULT, fault(LNET_FAULT_DROP_ADD, 2, 2));
+	     }),
+	call("FAULT DELAY_ADD without a latency: EINVAL", R, EINVAL,
+	     [](FixedContext &c) { return c.ioctl(LNET_IOC_LNET_FAULT, fault(LNET_FAULT_DELAY_ADD)); }),
+	call("FAULT shorter than its structure: EINVAL", R, EINVAL,
+	     [](FixedContext &c) {
+		     lnet_ioctl_fault f = fault(LNET_FAULT_DROP_LIST);
+		     f.lfi_hdr.ioc_len = sizeof(f) - 8;
+		     return c.ioctl(LNET_IOC_LNET_FAULT, f);
+	     }),
+	call("FAULT DROP_ADD of a rule on an unused portal: 0", R, 0,
+	     [](FixedContext &c) {
+		     lnet_ioctl_fault f = fault(LNET_FAULT_DROP_ADD);
+		     f.lfi_attr.fa_ptl_mask = 1ULL << 63;
+		     return c.ioctl(LNET_IOC_LNET_FAULT, f);
+	     }),
+	call("FAULT DROP_DEL of every rule: 0", R, 0,
+	     [](FixedContext &c) { return c.ioctl(LNET_IOC_LNET_FAULT, fault(LNET_FAULT_DROP_DEL)); }),
+
 	// ---- random bytes
 	check("fuzz: no EFAULT for in-bounds buffers", R, fuzz),
 	call("after the fuzz GET_LOCAL_NI 0 still works", R, 0,
@@ -529,6 +571,8 @@ const FixedCase cases[] = {
 		     p.ping_target_nid = LNET_NID_LO_0;
 		     return c.ioctl(LNET_IOC_PING_PEER, p);
 	     }),
+	call("user: FAULT DROP_LIST: EACCES", U, EACCES,
+	     [](FixedContext &c) { return c.ioctl(LNET_IOC_LNET_FAULT, fault(LNET_FAULT_DROP_LIST)); }),
 	call("user: RESET_LNET_STATS: EACCES", U, EACCES,
 	     [](FixedContext &c) { return c.ioctl(LNET_IOC_RESET_LNET_STATS, hdr_only()); }),
 	call("user: unknown command: EACCES", U, EACCES,
