@@ -121,6 +121,10 @@ step lnetctl guest --suite lnetctl --kernel debug --guests 1 --timeout 600 \
 step lnetctl-2 guest --suite lnetctl-2 --kernel debug --guests 2 \
 	--link 0-1 --link 0-1 --timeout 900 \
 	--script "$top/tests/scenarios/lnetctl.sh"
+# Fault injection rules (lnetctl fault) acting on LNet pings between two
+# guests over tcp.
+step fault-inject guest --suite fault-inject --kernel debug --guests 2 --timeout 900 \
+	--script "$top/tests/scenarios/fault-inject.sh"
 
 # ksocklnd between two guests (Documentation/socklnd.md, "Tests").
 step socklnd guest --suite socklnd --kernel debug --guests 2 --timeout 900 \

@@ -184,6 +184,31 @@ t_lndtest_results() {
 	t_results_from /tmp/checks "$1 "
 }
 
+# --- lnetctl in scenarios ------------------------------------------------------
+# LNETCTL (default: the project's), OUT and ERR (default /tmp/lc.out and
+# /tmp/lc.err) are read when these run.
+# lc ARGS...: run lnetctl, stdout in $OUT, stderr in $ERR; its exit status.
+lc() {
+	local out=${OUT:-/tmp/lc.out} err=${ERR:-/tmp/lc.err} rc
+	"${LNETCTL:-$LNET_TOP/build/tools/lnetctl/lnetctl}" "$@" >"$out" 2>"$err"
+	rc=$?
+	echo "\$ lnetctl $* -> $rc"
+	cat "$out" "$err"
+	return $rc
+}
+
+# lc_ok NAME ARGS...: lnetctl succeeds (one check line).
+lc_ok() {
+	local name=$1
+	shift
+	if lc "$@"; then
+		t_ok "$name"
+	else
+		t_fail "$name" "lnetctl $* failed: $(grep -m1 descr "${ERR:-/tmp/lc.err}")"
+		return 1
+	fi
+}
+
 # --- Flags between guests --------------------------------------------------
 # Guests share no files: a guest raises a named flag (an empty file in
 # T_FLAG_DIR) and busybox httpd serves it on T_FLAG_PORT of every address;

@@ -52,27 +52,6 @@ have_sock=0
 have_tcp=0
 [ $have_sock = 1 ] && [ -n "$(ip_of eth0)" ] && have_tcp=1
 
-# lc ARGS...: run lnetctl, stdout in $OUT, stderr in $ERR; its exit status.
-lc() {
-	"$LNETCTL" "$@" >"$OUT" 2>"$ERR"
-	local rc=$?
-	echo "\$ lnetctl $* -> $rc"
-	cat "$OUT" "$ERR"
-	return $rc
-}
-
-# lc_ok NAME ARGS...: lnetctl succeeds.
-lc_ok() {
-	local name=$1
-	shift
-	if lc "$@"; then
-		t_ok "$name"
-	else
-		t_fail "$name" "lnetctl $* failed: $(grep -m1 descr "$ERR")"
-		return 1
-	fi
-}
-
 # lc_has NAME TEXT ARGS...: lnetctl succeeds and its output contains TEXT.
 lc_has() {
 	local name=$1 text=$2

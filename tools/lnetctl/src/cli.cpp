@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <array>
 #include <functional>
 #include <sstream>
 #include <type_traits>
@@ -52,6 +53,8 @@ private:
 	void peer_verbs();
 	void route_verbs();
 	void other_verbs();
+	void fault_verbs();
+	void fault_kind_verbs(CLI::App *fault, std::size_t i, FaultKind kind);
 
 	template <typename T>
 	void bind(CLI::App *sub, T &args)
@@ -81,6 +84,11 @@ private:
 	std::vector<SetArgs> set_;	// one per tunable
 	ExportArgs export_;
 	ImportArgs import_;
+	// [0] drop, [1] delay
+	std::array<FaultAddArgs, 2> fault_add_;
+	std::array<FaultDelArgs, 2> fault_del_;
+	std::array<FaultResetArgs, 2> fault_reset_;
+	std::array<FaultShowArgs, 2> fault_show_;
 };
 
 Cli::Cli()
@@ -93,6 +101,7 @@ Cli::Cli()
 	peer_verbs();
 	route_verbs();
 	other_verbs();
+	fault_verbs();
 }
 
 void Cli::lnet_verbs()
@@ -272,6 +281,95 @@ void Cli::other_verbs()
 	bind(imp, import_);
 }
 
+// A repeatable option: every occurrence is kept.
+CLI::Option *add_repeatable(CLI::App *app, const std::string &name,
+			    std::vector<std::string> &target,
+			    const std::string &help, const std::string &type)
+{
+	return app->add_option(name, target, help)
+		->allow_extra_args(false)
+		->type_name(type);
+}
+
+void Cli::fault_kind_verbs(CLI::App *fault, std::size_t i, FaultKind kind)
+{
+	bool drop = kind == FaultKind::drop;
+	auto *top = fault->add_subcommand(
+		std::string(drop ? "drop" : "delay"),
+		drop ? "rules that drop messages (or fail sends)" :
+		       "rules that hold messages for a while");
+	auto &add_args = fault_add_[i];
+	auto &del_args = fault_del_[i];
+
+	top->require_subcommand(1);
+	add_args.kind = kind;
+	del_args.kind = kind;
+	fault_reset_[i].kind = kind;
+	fault_show_[i].kind = kind;
+
+	auto *add = top->add_subcommand("add", drop ? "add a drop rule" :
+						      "add a delay rule");
+	add->add_option("-s,--source", add_args.source,
+			"source NID of the messages ('*': any, '*@NET': any on NET)")
+		->type_name("NID");
+	add->add_option("-d,--dest", add_args.dest,
+			"destination NID ('*': any, '*@NET': any on NET)")
+		->type_name("NID");
+	add_int(add, "-r,--rate", add_args.rate,
+		"act on one of every N matching messages");
+	add_int(add, drop ? "-i,--interval" : "--interval", add_args.interval,
+		"act on one matching message per S-second window")
+		->type_name("S");
+	if (!drop)
+		add_int(add, "-l,--latency", add_args.latency,
+			"seconds to hold a message (> 0)")->type_name("S");
+	add_repeatable(add, "-p,--portal", add_args.portals,
+		       "only PUTs and GETs to this portal 0..63 (repeatable)", "P");
+	add_repeatable(add, "-m,--message", add_args.messages,
+		       "only this message type: PUT, ACK, GET, REPLY (repeatable)",
+		       "TYPE");
+	if (drop) {
+		add_repeatable(add, "-e,--health_error", add_args.health_errors,
+			       "fail sends with this health status instead of "
+			       "dropping on receive (repeatable; random: any)",
+			       "KIND");
+		add->add_flag("-n,--random", add_args.random,
+			      "with --interval: drop each match with probability 1/2");
+		add->add_flag("-x,--drop_all", add_args.drop_all,
+			      "drop every matching message, on receive and send");
+	}
+	add->add_option("-o,--local_nid", add_args.local_nid,
+			"only messages received by this local NI")->type_name("NID");
+	add->add_option("--seed", add_args.seed,
+			"seed of the rule's random choices (default: the kernel "
+			"picks one; add and show print it)")->type_name("S");
+	bind(add, add_args);
+
+	auto *del = top->add_subcommand("del", "delete rules");
+	del->add_flag("-a,--all", del_args.all, "every rule");
+	del->add_option("-s,--source", del_args.source,
+			"the rules with this source ('*': any)")->type_name("NID");
+	del->add_option("-d,--dest", del_args.dest,
+			"the rules with this destination ('*': any)")
+		->type_name("NID");
+	bind(del, del_args);
+
+	bind(top->add_subcommand("reset", "zero the statistics and restart the "
+					  "random choices from each seed"),
+	     fault_reset_[i]);
+	bind(top->add_subcommand("show", "list the rules, newest first"),
+	     fault_show_[i]);
+}
+
+void Cli::fault_verbs()
+{
+	auto *fault = app.add_subcommand("fault", "fault injection rules");
+
+	fault->require_subcommand(1);
+	fault_kind_verbs(fault, 0, FaultKind::drop);
+	fault_kind_verbs(fault, 1, FaultKind::delay);
+}
+
 std::optional<Command> Cli::selected() const
 {
 	for (const auto &leaf : leaves_)
@@ -393,6 +491,14 @@ Outcome execute(Kernel &kernel, const Command &command)
 				return set_tunable(kernel, a);
 			else if constexpr (std::is_same_v<T, ExportArgs>)
 				return export_config(kernel, a);
+			else if constexpr (std::is_same_v<T, FaultAddArgs>)
+				return fault_add(kernel, a);
+			else if constexpr (std::is_same_v<T, FaultDelArgs>)
+				return fault_del(kernel, a);
+			else if constexpr (std::is_same_v<T, FaultResetArgs>)
+				return fault_reset(kernel, a);
+			else if constexpr (std::is_same_v<T, FaultShowArgs>)
+				return fault_show(kernel, a);
 			else
 				return import_config(kernel, a);
 		},

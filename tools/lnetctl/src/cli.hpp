@@ -22,7 +22,8 @@ using Command = std::variant<LnetConfigureArgs, LnetUnconfigureArgs, NetAddArgs,
 			     NetDelArgs, NetShowArgs, PeerShowArgs, RouteAddArgs,
 			     RouteDelArgs, RouteShowArgs, PingArgs, StatsShowArgs,
 			     StatsResetArgs, GlobalShowArgs, SetArgs, ExportArgs,
-			     ImportArgs>;
+			     ImportArgs, FaultAddArgs, FaultDelArgs, FaultResetArgs,
+			     FaultShowArgs>;
 
 inline constexpr int exit_ok = 0;
 inline constexpr int exit_failed = 1;

@@ -193,6 +193,46 @@ void DevLnet::reset_stats()
 	do_ioctl(LNET_IOC_RESET_LNET_STATS, &h);
 }
 
+FaultRule DevLnet::fault_add(FaultKind kind, const FaultRule &rule)
+{
+	auto f = pack_fault_add(kind, rule);
+
+	do_ioctl(LNET_IOC_LNET_FAULT, &f);
+	return unpack_fault_rule(f.lfi_attr);
+}
+
+std::uint32_t DevLnet::fault_del(FaultKind kind, lnet_nid_t src, lnet_nid_t dst)
+{
+	auto f = pack_fault_del(kind, src, dst);
+
+	do_ioctl(LNET_IOC_LNET_FAULT, &f);
+	return f.lfi_count;
+}
+
+void DevLnet::fault_reset(FaultKind kind)
+{
+	auto f = pack_fault_reset(kind);
+
+	do_ioctl(LNET_IOC_LNET_FAULT, &f);
+}
+
+std::vector<FaultInfo> DevLnet::fault_list(FaultKind kind)
+{
+	std::vector<FaultInfo> rules;
+
+	for (std::uint32_t i = 0; i < max_entries; i++) {
+		auto f = pack_fault_list(kind, i);
+		int err = try_ioctl(LNET_IOC_LNET_FAULT, &f);
+
+		if (err == ENOENT)
+			break;
+		if (err)
+			throw KernelError(err, lnet::ioctl_error_text(err));
+		rules.push_back(unpack_fault(f));
+	}
+	return rules;
+}
+
 std::string DevLnet::param_path(std::string_view module,
 				std::string_view name) const
 {

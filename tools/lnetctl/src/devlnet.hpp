@@ -34,6 +34,11 @@ public:
 	PingReply ping(const PingRequest &request) override;
 	Counters get_stats() override;
 	void reset_stats() override;
+	FaultRule fault_add(FaultKind kind, const FaultRule &rule) override;
+	std::uint32_t fault_del(FaultKind kind, lnet_nid_t src,
+				lnet_nid_t dst) override;
+	void fault_reset(FaultKind kind) override;
+	std::vector<FaultInfo> fault_list(FaultKind kind) override;
 	std::optional<std::string> read_param(std::string_view module,
 					      std::string_view name) override;
 	void write_param(std::string_view module, std::string_view name,

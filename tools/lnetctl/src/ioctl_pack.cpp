@@ -8,6 +8,33 @@
 namespace lnetctl {
 namespace {
 
+// The header gives these layouts in comments only; lnet.ko reads them at
+// exactly these offsets.
+static_assert(sizeof(lnet_fault_attr) == 64);
+static_assert(offsetof(lnet_fault_attr, fa_dst) == 8);
+static_assert(offsetof(lnet_fault_attr, fa_local_nid) == 16);
+static_assert(offsetof(lnet_fault_attr, fa_ptl_mask) == 24);
+static_assert(offsetof(lnet_fault_attr, fa_msg_mask) == 32);
+static_assert(offsetof(lnet_fault_attr, fa_rate) == 36);
+static_assert(offsetof(lnet_fault_attr, fa_interval) == 40);
+static_assert(offsetof(lnet_fault_attr, fa_latency) == 44);
+static_assert(offsetof(lnet_fault_attr, fa_health_mask) == 48);
+static_assert(offsetof(lnet_fault_attr, fa_flags) == 52);
+static_assert(offsetof(lnet_fault_attr, fa_seed) == 56);
+static_assert(sizeof(lnet_fault_stat) == 64);
+static_assert(offsetof(lnet_fault_stat, fs_ack) == 8);
+static_assert(offsetof(lnet_fault_stat, fs_put) == 16);
+static_assert(offsetof(lnet_fault_stat, fs_get) == 24);
+static_assert(offsetof(lnet_fault_stat, fs_reply) == 32);
+static_assert(offsetof(lnet_fault_stat, fs_total) == 40);
+static_assert(offsetof(lnet_fault_stat, fs_held) == 48);
+static_assert(sizeof(lnet_ioctl_fault) == 152);
+static_assert(offsetof(lnet_ioctl_fault, lfi_opc) == 8);
+static_assert(offsetof(lnet_ioctl_fault, lfi_index) == 12);
+static_assert(offsetof(lnet_ioctl_fault, lfi_count) == 16);
+static_assert(offsetof(lnet_ioctl_fault, lfi_attr) == 24);
+static_assert(offsetof(lnet_ioctl_fault, lfi_stat) == 88);
+
 void set_hdr(lnet_ioctl_hdr &hdr, std::size_t len, std::uint32_t version)
 {
 	hdr.ioc_len = static_cast<std::uint32_t>(len);
@@ -127,6 +154,14 @@ MsgStats unpack_counts(const lnet_ioctl_msg_stats &s)
 	std::copy(std::begin(s.ms_dropped), std::end(s.ms_dropped),
 		  m.dropped.begin());
 	return m;
+}
+
+lnet_ioctl_fault fault_ioctl(FaultKind kind, FaultOp op)
+{
+	auto f = v2_struct(&lnet_ioctl_fault::lfi_hdr);
+
+	f.lfi_opc = fault_opcode(kind, op);
+	return f;
 }
 
 }  // namespace
@@ -402,6 +437,99 @@ lnet_ioctl_hdr pack_reset_stats()
 
 	set_hdr(h, sizeof(h), LNET_IOCTL_VERSION2);
 	return h;
+}
+
+std::uint32_t fault_opcode(FaultKind kind, FaultOp op)
+{
+	std::uint32_t base = kind == FaultKind::drop ? LNET_FAULT_DROP_ADD :
+						       LNET_FAULT_DELAY_ADD;
+
+	switch (op) {
+	case FaultOp::add:
+		return base;
+	case FaultOp::del:
+		return base + (LNET_FAULT_DROP_DEL - LNET_FAULT_DROP_ADD);
+	case FaultOp::reset:
+		return base + (LNET_FAULT_DROP_RESET - LNET_FAULT_DROP_ADD);
+	case FaultOp::list:
+		break;
+	}
+	return base + (LNET_FAULT_DROP_LIST - LNET_FAULT_DROP_ADD);
+}
+
+lnet_ioctl_fault pack_fault_add(FaultKind kind, const FaultRule &rule)
+{
+	auto f = fault_ioctl(kind, FaultOp::add);
+	auto &a = f.lfi_attr;
+
+	a.fa_src = rule.src;
+	a.fa_dst = rule.dst;
+	a.fa_local_nid = rule.local_nid;
+	a.fa_ptl_mask = rule.ptl_mask;
+	a.fa_msg_mask = rule.msg_mask;
+	a.fa_rate = rule.rate;
+	a.fa_interval = rule.interval;
+	a.fa_latency = rule.latency;
+	a.fa_health_mask = rule.health_mask;
+	a.fa_flags = rule.flags;
+	a.fa_seed = rule.seed;
+	return f;
+}
+
+lnet_ioctl_fault pack_fault_del(FaultKind kind, lnet_nid_t src, lnet_nid_t dst)
+{
+	auto f = fault_ioctl(kind, FaultOp::del);
+
+	f.lfi_attr.fa_src = src;
+	f.lfi_attr.fa_dst = dst;
+	return f;
+}
+
+lnet_ioctl_fault pack_fault_reset(FaultKind kind)
+{
+	return fault_ioctl(kind, FaultOp::reset);
+}
+
+lnet_ioctl_fault pack_fault_list(FaultKind kind, std::uint32_t index)
+{
+	auto f = fault_ioctl(kind, FaultOp::list);
+
+	f.lfi_index = index;
+	return f;
+}
+
+FaultRule unpack_fault_rule(const lnet_fault_attr &a)
+{
+	FaultRule r;
+
+	r.src = a.fa_src;
+	r.dst = a.fa_dst;
+	r.local_nid = a.fa_local_nid;
+	r.ptl_mask = a.fa_ptl_mask;
+	r.msg_mask = a.fa_msg_mask;
+	r.rate = a.fa_rate;
+	r.interval = a.fa_interval;
+	r.latency = a.fa_latency;
+	r.health_mask = a.fa_health_mask;
+	r.flags = a.fa_flags;
+	r.seed = a.fa_seed;
+	return r;
+}
+
+FaultInfo unpack_fault(const lnet_ioctl_fault &reply)
+{
+	const auto &s = reply.lfi_stat;
+	FaultInfo info;
+
+	info.rule = unpack_fault_rule(reply.lfi_attr);
+	info.stats.matched = s.fs_count;
+	info.stats.ack = s.fs_ack;
+	info.stats.put = s.fs_put;
+	info.stats.get = s.fs_get;
+	info.stats.reply = s.fs_reply;
+	info.stats.total = s.fs_total;
+	info.stats.held = s.fs_held;
+	return info;
 }
 
 }  // namespace lnetctl

@@ -61,6 +61,16 @@ lnet_ioctl_lnet_stats pack_get_stats();
 Counters unpack_stats(const lnet_ioctl_lnet_stats &reply);
 lnet_ioctl_hdr pack_reset_stats();
 
+// LNET_FAULT: the opcode of an operation on a rule table.
+enum class FaultOp { add, del, reset, list };
+std::uint32_t fault_opcode(FaultKind kind, FaultOp op);
+lnet_ioctl_fault pack_fault_add(FaultKind kind, const FaultRule &rule);
+lnet_ioctl_fault pack_fault_del(FaultKind kind, lnet_nid_t src, lnet_nid_t dst);
+lnet_ioctl_fault pack_fault_reset(FaultKind kind);
+lnet_ioctl_fault pack_fault_list(FaultKind kind, std::uint32_t index);
+FaultRule unpack_fault_rule(const lnet_fault_attr &attr);
+FaultInfo unpack_fault(const lnet_ioctl_fault &reply);
+
 }  // namespace lnetctl
 
 #endif  // LNETCTL_IOCTL_PACK_HPP

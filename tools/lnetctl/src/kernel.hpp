@@ -211,6 +211,46 @@ inline constexpr std::array<std::string_view, 26> counter_names = {
 
 using Counters = std::array<std::uint64_t, counter_names.size()>;
 
+// Fault injection (lnetctl fault): which rule table.
+enum class FaultKind { drop, delay };
+
+// The fields of struct lnet_fault_attr. A NID whose address is any_addr
+// stands for every NID of its net, LNET_NID_ANY for every NID.
+struct FaultRule {
+	lnet_nid_t src = LNET_NID_ANY;
+	lnet_nid_t dst = LNET_NID_ANY;
+	lnet_nid_t local_nid = LNET_NID_ANY;	// LNET_NID_ANY: any NI
+	std::uint64_t ptl_mask = 0;		// 1 << portal; 0: any
+	std::uint32_t msg_mask = 0;		// 1 << LNET_MSG_*; 0: any
+	std::uint32_t rate = 0;
+	std::uint32_t interval = 0;		// s
+	std::uint32_t latency = 0;		// s, delay rules
+	std::uint32_t health_mask = 0;		// 1 << health status
+	std::uint32_t flags = 0;		// LNET_FAULT_F_*
+	std::uint64_t seed = 0;			// 0 on add: the kernel picks
+
+	bool operator==(const FaultRule &) const = default;
+};
+
+struct FaultStats {
+	std::uint64_t matched = 0;
+	std::uint64_t ack = 0;	// dropped or delayed, by message type
+	std::uint64_t put = 0;
+	std::uint64_t get = 0;
+	std::uint64_t reply = 0;
+	std::uint64_t total = 0;	// dropped or delayed
+	std::uint64_t held = 0;		// delay rules: held now
+
+	bool operator==(const FaultStats &) const = default;
+};
+
+struct FaultInfo {
+	FaultRule rule;
+	FaultStats stats;
+
+	bool operator==(const FaultInfo &) const = default;
+};
+
 class Kernel {
 public:
 	virtual ~Kernel() = default;
@@ -236,6 +276,16 @@ public:
 
 	virtual Counters get_stats() = 0;
 	virtual void reset_stats() = 0;
+
+	// Returns the rule as installed (with the seed the kernel used).
+	virtual FaultRule fault_add(FaultKind kind, const FaultRule &rule) = 0;
+	// Deletes the rules with these source and destination (LNET_NID_ANY:
+	// any); returns how many.
+	virtual std::uint32_t fault_del(FaultKind kind, lnet_nid_t src,
+					lnet_nid_t dst) = 0;
+	virtual void fault_reset(FaultKind kind) = 0;
+	// Every rule, newest first.
+	virtual std::vector<FaultInfo> fault_list(FaultKind kind) = 0;
 
 	// /sys/module/<module>/parameters/<name>: the value without its
 	// trailing newline, or nullopt if the parameter does not exist.

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "yaml_render.hpp"
 
+#include <linux/lnet/lnet-ioctl.h>
 #include <lnet/nid.hpp>
 
 #include <algorithm>
+
+#include "fault_text.hpp"
 
 namespace lnetctl {
 namespace {
@@ -278,6 +281,86 @@ yaml::Node render_counters(const Counters &counters)
 	for (std::size_t i = 0; i < counters.size(); i++)
 		add(m, std::string(counter_names[i]), num(counters[i]));
 	return yaml::map(std::move(m));
+}
+
+namespace {
+
+yaml::Node render_fault_rule(FaultKind kind, const FaultInfo &f, bool statistics)
+{
+	const FaultRule &r = f.rule;
+	bool drop = kind == FaultKind::drop;
+	yaml::Map m;
+
+	yaml::add(m, "source", yaml::str(fault_nid_to_string(r.src)));
+	yaml::add(m, "dest", yaml::str(fault_nid_to_string(r.dst)));
+	if (r.local_nid != LNET_NID_ANY)
+		yaml::add(m, "local_nid", yaml::str(fault_nid_to_string(r.local_nid)));
+	if (r.rate)
+		yaml::add(m, "rate", yaml::num(r.rate));
+	if (r.interval)
+		yaml::add(m, "interval", yaml::num(r.interval));
+	if (!drop)
+		yaml::add(m, "latency", yaml::num(r.latency));
+	if (r.ptl_mask) {
+		yaml::Seq portals;
+
+		for (unsigned p = 0; p < 64; p++)
+			if (r.ptl_mask & (1ULL << p))
+				portals.push_back(yaml::num(p));
+		yaml::add(m, "portal", yaml::seq(std::move(portals)));
+	}
+	if (r.msg_mask) {
+		yaml::Seq msgs;
+
+		for (std::uint32_t t = 0; t < fault_msg_names.size(); t++)
+			if (r.msg_mask & (1U << t))
+				msgs.push_back(yaml::str(fault_msg_names[t]));
+		yaml::add(m, "message", yaml::seq(std::move(msgs)));
+	}
+	if (drop && r.health_mask == LNET_FAULT_HEALTH_RANDOM) {
+		yaml::add(m, "health_error",
+			  yaml::seq({ yaml::str(health_random_name) }));
+	} else if (drop && r.health_mask) {
+		yaml::Seq kinds;
+
+		for (std::uint32_t s = 1; s < health_status_names.size(); s++)
+			if (r.health_mask & (1U << s))
+				kinds.push_back(yaml::str(health_status_names[s]));
+		yaml::add(m, "health_error", yaml::seq(std::move(kinds)));
+	}
+	if (drop) {
+		yaml::add(m, "random", yaml::boolean(r.flags & LNET_FAULT_F_RANDOM));
+		yaml::add(m, "drop_all",
+			  yaml::boolean(r.flags & LNET_FAULT_F_DROP_ALL));
+	}
+	yaml::add(m, "seed", yaml::str(format_seed(r.seed)));
+	if (statistics) {
+		const FaultStats &s = f.stats;
+		yaml::Map st;
+
+		yaml::add(st, "matched", yaml::num(s.matched));
+		yaml::add(st, drop ? "dropped" : "delayed", yaml::num(s.total));
+		if (!drop)
+			yaml::add(st, "held", yaml::num(s.held));
+		yaml::add(st, "put", yaml::num(s.put));
+		yaml::add(st, "ack", yaml::num(s.ack));
+		yaml::add(st, "get", yaml::num(s.get));
+		yaml::add(st, "reply", yaml::num(s.reply));
+		yaml::add(m, "statistics", yaml::map(std::move(st)));
+	}
+	return yaml::map(std::move(m));
+}
+
+}  // namespace
+
+yaml::Node render_fault_rules(FaultKind kind, std::span<const FaultInfo> rules,
+			      bool statistics)
+{
+	yaml::Seq items;
+
+	for (const auto &f : rules)
+		items.push_back(render_fault_rule(kind, f, statistics));
+	return yaml::seq(std::move(items));
 }
 
 }  // namespace lnetctl

@@ -48,6 +48,10 @@ yaml::Node render_routes(std::span<const RouteInfo> routes,
 yaml::Node render_ping(const PingReply &reply);
 // The value of "statistics:".
 yaml::Node render_counters(const Counters &counters);
+// The value of "fault drop:" / "fault delay:": one item per rule in the
+// order given, with its statistics if @statistics.
+yaml::Node render_fault_rules(FaultKind kind, std::span<const FaultInfo> rules,
+			      bool statistics);
 // The "lnd tunables" mapping (empty for an LND without tunables).
 yaml::Map render_lnd_tunables(const LndTunables &lnd);
 

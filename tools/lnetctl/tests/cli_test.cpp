@@ -5,39 +5,13 @@
 #include <initializer_list>
 
 #include "cli.hpp"
+#include "test_util.hpp"
 #include "tunables.hpp"
 
 namespace lnetctl {
 namespace {
 
-CommandLine parse(std::initializer_list<const char *> words)
-{
-	std::vector<std::string> args(words.begin(), words.end());
-	return parse_command_line(args);
-}
-
-template <typename T>
-T parsed(std::initializer_list<const char *> words)
-{
-	CommandLine cl = parse(words);
-
-	EXPECT_TRUE(cl.command.has_value()) << cl.err;
-	if (!cl.command || !std::holds_alternative<T>(*cl.command)) {
-		ADD_FAILURE() << "wrong command type";
-		return T{};
-	}
-	return std::get<T>(*cl.command);
-}
-
-void expect_usage_error(std::initializer_list<const char *> words,
-			const std::string &fragment)
-{
-	CommandLine cl = parse(words);
-
-	EXPECT_FALSE(cl.command.has_value());
-	EXPECT_EQ(cl.exit_code, exit_usage);
-	EXPECT_NE(cl.err.find(fragment), std::string::npos) << cl.err;
-}
+using namespace test;
 
 TEST(Cli, LnetConfigure)
 {

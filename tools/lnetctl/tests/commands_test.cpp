@@ -7,28 +7,16 @@
 
 #include "cli.hpp"
 #include "fake_kernel.hpp"
+#include "test_util.hpp"
 
 namespace lnetctl {
 namespace {
 
-using test::FakeKernel;
+using namespace test;
 
 constexpr lnet_nid_t eth0_nid = 0x00020000C0A8010AULL;	// 192.168.1.10@tcp
 constexpr lnet_nid_t eth1_nid1 = 0x000200010A00000AULL;	// 10.0.0.10@tcp1
 constexpr lnet_nid_t peer_nid = 0x00020000C0A8010BULL;	// 192.168.1.11@tcp
-
-struct Result {
-	int status;
-	std::string out;
-	std::string err;
-};
-
-Result run_words(Kernel &k, std::vector<std::string> words)
-{
-	std::ostringstream out, err;
-	int status = run(words, k, out, err);
-	return Result{ status, out.str(), err.str() };
-}
 
 // A configured node with tcp on eth0.
 FakeKernel node()

@@ -43,6 +43,9 @@ public:
 	std::map<lnet_nid_t, MsgStats> ni_stats;
 	std::map<lnet_nid_t, NiHealth> ni_health;
 	Counters counters{};
+	// Fault rules per kind, newest first, as the kernel keeps them.
+	std::map<FaultKind, std::vector<FaultInfo>> faults;
+	std::uint64_t next_seed = 0x5eed0001;	// handed out for seed 0
 	std::map<std::string, std::string> params;	// "module/name"
 	std::map<std::string, int> fail;		// operation -> errno
 	std::vector<std::string> calls;
@@ -208,6 +211,50 @@ public:
 	{
 		enter("reset_stats");
 		counters.fill(0);
+	}
+
+	FaultRule fault_add(FaultKind kind, const FaultRule &rule) override
+	{
+		enter("fault_add");
+		need_configured();
+		if ((rule.rate == 0) == (rule.interval == 0))
+			throw KernelError(EINVAL, "Invalid argument");
+		if (kind == FaultKind::delay && rule.latency == 0)
+			throw KernelError(EINVAL, "Invalid argument");
+		FaultInfo info;
+		info.rule = rule;
+		if (info.rule.seed == 0)
+			info.rule.seed = next_seed++;
+		auto &rules = faults[kind];
+		rules.insert(rules.begin(), info);
+		return info.rule;
+	}
+
+	std::uint32_t fault_del(FaultKind kind, lnet_nid_t src,
+				lnet_nid_t dst) override
+	{
+		enter("fault_del");
+		need_configured();
+		auto n = std::erase_if(faults[kind], [&](const FaultInfo &f) {
+			return (src == LNET_NID_ANY || f.rule.src == src) &&
+			       (dst == LNET_NID_ANY || f.rule.dst == dst);
+		});
+		return static_cast<std::uint32_t>(n);
+	}
+
+	void fault_reset(FaultKind kind) override
+	{
+		enter("fault_reset");
+		need_configured();
+		for (auto &f : faults[kind])
+			f.stats = FaultStats{};
+	}
+
+	std::vector<FaultInfo> fault_list(FaultKind kind) override
+	{
+		enter("fault_list");
+		need_configured();
+		return faults[kind];
 	}
 
 	std::optional<std::string> read_param(std::string_view module,

@@ -5,39 +5,12 @@
 #include <cstring>
 
 #include "ioctl_pack.hpp"
+#include "test_util.hpp"
 
 namespace lnetctl {
 namespace {
 
-template <typename T>
-std::uint32_t u32_at(const T &s, std::size_t off)
-{
-	std::uint32_t v;
-	std::memcpy(&v, reinterpret_cast<const unsigned char *>(&s) + off, sizeof(v));
-	return v;
-}
-
-template <typename T>
-std::int32_t s32_at(const T &s, std::size_t off)
-{
-	return static_cast<std::int32_t>(u32_at(s, off));
-}
-
-template <typename T>
-std::uint16_t u16_at(const T &s, std::size_t off)
-{
-	std::uint16_t v;
-	std::memcpy(&v, reinterpret_cast<const unsigned char *>(&s) + off, sizeof(v));
-	return v;
-}
-
-template <typename T>
-std::uint64_t u64_at(const T &s, std::size_t off)
-{
-	std::uint64_t v;
-	std::memcpy(&v, reinterpret_cast<const unsigned char *>(&s) + off, sizeof(v));
-	return v;
-}
+using namespace test;
 
 template <typename T>
 std::string str_at(const T &s, std::size_t off)

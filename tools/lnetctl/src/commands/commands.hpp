@@ -134,6 +134,47 @@ struct ImportArgs {
 	bool operator==(const ImportArgs &) const = default;
 };
 
+// fault drop|delay add. Text where the text needs checking; options that
+// may be repeated keep every occurrence (each may also be "a,b").
+struct FaultAddArgs {
+	FaultKind kind = FaultKind::drop;
+	std::string source;
+	std::string dest;
+	std::string local_nid;
+	std::optional<std::int64_t> rate;
+	std::optional<std::int64_t> interval;
+	std::optional<std::int64_t> latency;	// delay only
+	std::vector<std::string> portals;
+	std::vector<std::string> messages;
+	std::vector<std::string> health_errors;	// drop only
+	bool random = false;			// drop only
+	bool drop_all = false;			// drop only
+	std::string seed;
+
+	bool operator==(const FaultAddArgs &) const = default;
+};
+
+struct FaultDelArgs {
+	FaultKind kind = FaultKind::drop;
+	bool all = false;
+	std::string source;
+	std::string dest;
+
+	bool operator==(const FaultDelArgs &) const = default;
+};
+
+struct FaultResetArgs {
+	FaultKind kind = FaultKind::drop;
+
+	bool operator==(const FaultResetArgs &) const = default;
+};
+
+struct FaultShowArgs {
+	FaultKind kind = FaultKind::drop;
+
+	bool operator==(const FaultShowArgs &) const = default;
+};
+
 // Default ping timeout, seconds.
 inline constexpr std::int64_t default_ping_timeout = 1;
 
@@ -151,6 +192,10 @@ Outcome stats_show(Kernel &k, const StatsShowArgs &a);
 Outcome stats_reset(Kernel &k, const StatsResetArgs &a);
 Outcome global_show(Kernel &k, const GlobalShowArgs &a);
 Outcome set_tunable(Kernel &k, const SetArgs &a);
+Outcome fault_add(Kernel &k, const FaultAddArgs &a);
+Outcome fault_del(Kernel &k, const FaultDelArgs &a);
+Outcome fault_reset(Kernel &k, const FaultResetArgs &a);
+Outcome fault_show(Kernel &k, const FaultShowArgs &a);
 // Writes the file itself; with no file the document is the Outcome's out.
 // Nothing is written unless every part of the configuration could be read.
 Outcome export_config(Kernel &k, const ExportArgs &a);
