@@ -32,9 +32,6 @@
 #include <linux/lnet/lib-lnet.h>
 #include <linux/lnet/test-export.h>
 
-/* upper bounds that keep jiffies arithmetic and memory in reason */
-#define LNET_FAULT_MAX_RULES		256
-#define LNET_FAULT_MAX_SECONDS		(24 * 3600)
 #define LNET_FAULT_MSG_ALL		(BIT(LNET_MSG_ACK) | BIT(LNET_MSG_PUT) | \
 					 BIT(LNET_MSG_GET) | BIT(LNET_MSG_REPLY))
 #define LNET_FAULT_HEALTH_ALL		GENMASK(LNET_MSG_STATUS_NETWORK_TIMEOUT, \

@@ -479,7 +479,7 @@ TEST(FaultCommands, KernelErrorsAreReported)
 			   "--latency", "1" });
 	EXPECT_EQ(r.status, 1);
 	EXPECT_NE(r.err.find("cannot add delay rule * -> *: No space left on device "
-			     "(lnet.ko holds at most 256 rules of each kind)"),
+			     "(lnet.ko holds at most 256 rules, drop and delay together)"),
 		  std::string::npos) << r.err;
 	k.fail["fault_add"] = EINVAL;
 	r = run_words(k, { "fault", "drop", "add", "-s", "*", "-d", "*", "--rate", "1" });

@@ -424,6 +424,10 @@ struct lnet_ioctl_peer_ni {
 /* fa_health_mask: one bit per message health status (1 << status) */
 #define LNET_FAULT_HEALTH_RANDOM	0xFFFFFFFFU
 
+/* bounds: fa_interval and fa_latency in s; rules of both kinds together */
+#define LNET_FAULT_MAX_SECONDS		86400U
+#define LNET_FAULT_MAX_RULES		256U
+
 /*
  * A rule. A NID whose address is 0xFFFFFFFF stands for every NID of its
  * network, LNET_NID_ANY for every NID. Exactly one of fa_rate and

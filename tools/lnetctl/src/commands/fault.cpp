@@ -17,9 +17,8 @@ namespace {
 
 constexpr std::int64_t uint32_max = std::numeric_limits<std::uint32_t>::max();
 constexpr std::int64_t max_portal = 63;
-// lnet.ko's bound on an interval or a latency (a day); the uapi header
-// does not name it.
-constexpr std::int64_t max_seconds = 24 * 3600;
+// lnet.ko's bound on an interval or a latency (a day)
+constexpr std::int64_t max_seconds = LNET_FAULT_MAX_SECONDS;
 
 std::string_view entity(FaultKind kind)
 {
@@ -222,7 +221,7 @@ KernelError explain(const KernelError &e)
 	if (e.error() == EINVAL)
 		hint = " (lnet.ko refused the rule)";
 	else if (e.error() == ENOSPC)
-		hint = " (lnet.ko holds at most 256 rules of each kind)";
+		hint = " (lnet.ko holds at most 256 rules, drop and delay together)";
 	if (!hint || e.standalone())
 		return e;
 	return KernelError(e.error(), e.what() + std::string(hint));
