@@ -457,8 +457,9 @@ int kib_tx_rdma_prep(struct kib_tx *tx, struct iov_iter *src,
 	struct kib_net *net = tx->net;
 	u32 lkey = net->pd->local_dma_lkey;
 	struct scatterlist *sg;
-	unsigned int sg_off = 0, frag = 0, frag_off = 0, done = 0, total = 0;
+	unsigned int sg_off = 0, frag = 0, frag_off = 0, done = 0;
 	int nwr = 0, nsge = 0, i, rc, max_sges;
+	u64 total = 0;			/* the peer's lengths may wrap a u32 */
 
 	if (!nob)
 		return 0;
