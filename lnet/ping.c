@@ -266,6 +266,9 @@ static void lnet_ping_event(struct lnet_event *ev)
 	}
 	if (ev->status && !pw->status)
 		pw->status = ev->status;
+	/* a GET that failed to go brings no REPLY: stop waiting for one */
+	if (ev->type == LNET_EVENT_SEND && ev->status && !ev->unlinked)
+		LNetMDUnlink(ev->md_handle);
 	if (ev->unlinked)
 		complete(&pw->done);	/* the last touch of @pw */
 }

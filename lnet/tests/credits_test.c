@@ -36,22 +36,10 @@ struct credits_env {
 static int credits_init(struct kunit *test)
 {
 	struct credits_env *env;
-	struct wb_ctx *ctx;
-	int rc = wb_init(test);
 
-	if (rc)
-		return rc;
-	ctx = test->priv;
-	rc = fake_lnd_setup(test, 1, NI_CREDITS, PEER_CREDITS);
-	if (rc) {
-		LNetNIFini();
-		test->priv = NULL;
-		return rc;
-	}
-	env = kunit_kzalloc(test, sizeof(*env), GFP_KERNEL);
-	if (!env)
-		return -ENOMEM;
-	ctx->priv = env;
+	env = fake_suite_init(test, 1, NI_CREDITS, PEER_CREDITS, sizeof(*env));
+	if (IS_ERR(env))
+		return PTR_ERR(env);
 	env->responses_max = lnet_max_queued_responses;
 	env->ptl_max = lnet_lazy_portal_max;
 	env->peer_max = lnet_lazy_peer_max;

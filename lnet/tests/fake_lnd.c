@@ -4,6 +4,7 @@
 #include <linux/slab.h>
 #include <linux/wait.h>
 #include "fake_lnd.h"
+#include "wb_util.h"
 
 struct fake_tx {
 	struct list_head	list;
@@ -151,6 +152,30 @@ int fake_lnd_setup(struct kunit *test, int nnets, int credits,
 		}
 	}
 	return 0;
+}
+
+void *fake_suite_init(struct kunit *test, int nnets, int credits,
+		      int peer_credits, size_t env_size)
+{
+	struct wb_ctx *ctx;
+	void *env;
+	int rc;
+
+	rc = wb_init(test);
+	if (rc)
+		return ERR_PTR(rc);
+	ctx = test->priv;
+	rc = fake_lnd_setup(test, nnets, credits, peer_credits);
+	if (rc) {
+		LNetNIFini();
+		test->priv = NULL;
+		return ERR_PTR(rc);
+	}
+	env = kunit_kzalloc(test, env_size, GFP_KERNEL);
+	if (!env)
+		return ERR_PTR(-ENOMEM);
+	ctx->priv = env;
+	return env;
 }
 
 void fake_lnd_teardown(void)

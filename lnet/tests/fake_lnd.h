@@ -59,6 +59,13 @@ int fake_lnd_setup(struct kunit *test, int nnets, int credits,
 		   int peer_credits);
 void fake_lnd_teardown(void);
 /*
+ * A white-box suite's init: LNetNIInit() (wb_init()), the fake LND with
+ * nets 0..@nnets-1, and @env_size zeroed bytes for the suite as the
+ * wb_ctx's priv. Returns them or an ERR_PTR (then nothing is left up).
+ */
+void *fake_suite_init(struct kunit *test, int nnets, int credits,
+		      int peer_credits, size_t env_size);
+/*
  * The oldest held send, or NULL after @ms. The test ends it with
  * fake_done(); if it does not, the NI's shutdown does.
  */

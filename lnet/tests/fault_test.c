@@ -330,26 +330,14 @@ struct fault_env {
 static int fault_init(struct kunit *test)
 {
 	struct fault_env *env;
-	struct wb_ctx *ctx;
-	int rc, i;
+	int i;
 
-	rc = wb_init(test);
-	if (rc)
-		return rc;
-	ctx = test->priv;
-	rc = fake_lnd_setup(test, 2, 0, 0);
-	if (rc) {
-		LNetNIFini();
-		test->priv = NULL;
-		return rc;
-	}
-	env = kunit_kzalloc(test, sizeof(*env), GFP_KERNEL);
-	if (!env)
-		return -ENOMEM;
+	env = fake_suite_init(test, 2, 0, 0, sizeof(*env));
+	if (IS_ERR(env))
+		return PTR_ERR(env);
 	for (i = 0; i < sizeof(env->data); i++)
 		env->data[i] = i * 5 + 1;
 	fake.rx_data = env->data;
-	ctx->priv = env;
 	env->eqh = wb_eq(test, 64, NULL);
 	return 0;
 }
@@ -524,6 +512,7 @@ static void fault_send_side(struct kunit *test)
 {
 	struct fault_env *env = fenv(test);
 	struct lnet_fault_attr a = attr_of(1, 0);
+	struct lnet_process_id ids[1];
 	struct lnet_handle_md mdh;
 	struct lnet_msg *msg;
 	struct lnet_event ev;
@@ -543,6 +532,11 @@ static void fault_send_side(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, fake_take_send(WB_QUIET_MS));
 	KUNIT_EXPECT_EQ(test, rule_stat(test, LNET_FAULT_DROP_LIST).fs_put,
 			1ULL);
+	/* a ping whose GET failed to go ends then, not at its timeout */
+	t0 = jiffies;
+	KUNIT_EXPECT_EQ(test, lnet_ping(wb_id(PEER, LNET_PID_LUSTRE),
+					LNET_NID_ANY, 20000, ids, 1), -EINVAL);
+	KUNIT_EXPECT_LT(test, jiffies - t0, 5UL * HZ);
 	/* to another peer: untouched */
 	KUNIT_ASSERT_EQ(test, LNetPut(LNET_NID_ANY, mdh, LNET_NOACK_REQ,
 				      wb_id(OTHER, LNET_PID_LUSTRE), PT, 9, 0, 0),

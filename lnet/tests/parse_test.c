@@ -21,27 +21,15 @@ struct parse_env {
 
 static int parse_init(struct kunit *test)
 {
-	struct wb_ctx *ctx;
 	struct parse_env *env;
-	int rc, i;
+	int i;
 
-	rc = wb_init(test);
-	if (rc)
-		return rc;
-	ctx = test->priv;
-	rc = fake_lnd_setup(test, 2, 0, 0);
-	if (rc) {
-		LNetNIFini();
-		test->priv = NULL;
-		return rc;
-	}
-	env = kunit_kzalloc(test, sizeof(*env), GFP_KERNEL);
-	if (!env)
-		return -ENOMEM;
+	env = fake_suite_init(test, 2, 0, 0, sizeof(*env));
+	if (IS_ERR(env))
+		return PTR_ERR(env);
 	for (i = 0; i < sizeof(env->data); i++)
 		env->data[i] = i * 7 + 3;
 	fake.rx_data = env->data;
-	ctx->priv = env;
 	env->eqh = wb_eq(test, 64, NULL);
 	return 0;
 }
