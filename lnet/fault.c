@@ -242,6 +242,7 @@ LNET_EXPORT_FOR_TEST(lnet_fault_pick_status);
 /* count an action on a message of @type; @r->lock held */
 static void lnet_fault_count(struct lnet_fault_rule *r, u32 type)
 {
+	lockdep_assert_held(&r->lock);
 	r->stat.fs_total++;
 	switch (type) {
 	case LNET_MSG_ACK:
