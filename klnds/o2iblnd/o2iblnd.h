@@ -273,10 +273,12 @@ extern int kib_max_passive;
 #ifdef LNET_KUNIT
 extern int kib_test_send_delay_ms;
 extern int kib_test_done_extra;
+extern int kib_test_refuse_after_qp;
 int kib_test_flood(int n, bool same);
 #else
 #define kib_test_send_delay_ms	0
 #define kib_test_done_extra	0
+#define kib_test_refuse_after_qp	0
 #endif
 
 int kib_modparams_check(void);

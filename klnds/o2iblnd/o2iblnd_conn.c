@@ -867,6 +867,35 @@ static int kib_refuse_over_limits(struct rdma_cm_id *cmid,
 	return kib_reject(cmid, net, version, KIB_REJECT_NO_RESOURCES);
 }
 
+/*
+ * A request refused after its QP was made: the connection was never on a
+ * list, so it goes here and not through close_work. CLOSED first: the
+ * drain flushes every posted receive, and a flushed receive must not
+ * start a close (and take a reference close_work would drop) for a
+ * connection whose only reference the caller is about to put.
+ */
+static void kib_passive_abandon(struct kib_conn *conn)
+{
+	lockdep_assert_held(&conn->teardown_mutex);
+	spin_lock_bh(&conn->net->lock);
+	kib_set_state(conn, KIB_CONN_CLOSED);
+	spin_unlock_bh(&conn->net->lock);
+	kib_conn_release_qp(conn);
+	conn->cmid = NULL;	/* rdma_cm destroys it: we reject */
+}
+
+/* Test builds: refuse the next test_refuse_after_qp requests late. */
+static bool kib_test_refuse_locked(struct kib_net *net)
+{
+	lockdep_assert_held(&net->lock);
+	if (kib_test_refuse_after_qp <= 0)
+		return false;
+#ifdef LNET_KUNIT
+	kib_test_refuse_after_qp--;
+#endif
+	return true;
+}
+
 static int kib_passive_connect(struct kib_net *net, struct rdma_cm_id *cmid,
 			       const struct rdma_cm_event *ev)
 {
@@ -963,8 +992,7 @@ static int kib_passive_connect(struct kib_net *net, struct rdma_cm_id *cmid,
 	mutex_lock(&conn->teardown_mutex);
 	rc = kib_conn_setup_qp(conn);
 	if (rc) {
-		kib_conn_release_qp(conn);
-		conn->cmid = NULL;
+		kib_passive_abandon(conn);
 		mutex_unlock(&conn->teardown_mutex);
 		kib_conn_put(conn);
 		return kib_reject(cmid, net, version, KIB_REJECT_NO_RESOURCES);
@@ -972,13 +1000,13 @@ static int kib_passive_connect(struct kib_net *net, struct rdma_cm_id *cmid,
 	spin_lock_bh(&net->lock);
 	/* again, counting the requests accepted meanwhile: this one decides */
 	over = kib_passive_over_limits_locked(net, peer->nid,
-					      msg.hdr.srcstamp, src_addr);
+					      msg.hdr.srcstamp, src_addr) ||
+	       kib_test_refuse_locked(net);
 	if (net->shutdown || net->dev_removed || peer->unhashed || over) {
 		if (over)
 			kib_peer_forget_idle_locked(peer);
 		spin_unlock_bh(&net->lock);
-		kib_conn_release_qp(conn);
-		conn->cmid = NULL;
+		kib_passive_abandon(conn);
 		mutex_unlock(&conn->teardown_mutex);
 		kib_conn_put(conn);
 		if (over)

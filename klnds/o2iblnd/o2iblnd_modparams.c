@@ -107,6 +107,10 @@ int kib_test_done_extra;
 module_param_named(test_done_extra, kib_test_done_extra, int, 0644);
 MODULE_PARM_DESC(test_done_extra, "test: bytes added to the length our GET_DONE and PUT_DONE claim");
 
+int kib_test_refuse_after_qp;
+module_param_named(test_refuse_after_qp, kib_test_refuse_after_qp, int, 0644);
+MODULE_PARM_DESC(test_refuse_after_qp, "test: refuse this many connection requests as over a limit once their QP is made");
+
 static int kib_test_flood_set(const char *val, bool same)
 {
 	int n, rc;

@@ -9,6 +9,12 @@
 # o2iblnd wire to g1:
 #   ping:          a well-behaved peer: connect, 20 pings (more than the
 #                  queue depth: credits must come back), REPLY checked;
+#                  its first three requests are refused late, after g1
+#                  made their QP and posted their receives (the test knob
+#                  test_refuse_after_qp=3, the path a request takes when
+#                  the limits were reached meanwhile or the peer went):
+#                  connect_retry's fourth attempt connects, and the
+#                  refused connections must go without a trace;
 #   stale-rkey:    RDMA writes to sinks whose PUT is over (the connection
 #                  torn down after PUT_ACK without PUT_DONE, or the PUT
 #                  completed / a later PUT NAKed), from a new QP: each must
@@ -82,6 +88,7 @@ fi
 t_flag_serve
 kib_load timeout=10 || t_abort
 t_insmod "load lnet_lndtest (server)" "$test_ko" mode=server || t_abort
+echo 3 >/sys/module/ko2iblnd/parameters/test_refuse_after_qp
 sleep 2
 base=$(slab_kb)
 (
@@ -110,6 +117,8 @@ t_check "slab peak within ${SLAB_LIMIT_KB} kB of the start (+$((peak - base)) kB
 t_check "slab at the end within ${SLAB_END_LIMIT_KB} kB of the start (+$((end - base)) kB)" \
 	test $((end - base)) -le "$SLAB_END_LIMIT_KB"
 t_check "no message finalized with its sink MR live" stat_is finalized_mr_live 0
+t_check "three requests refused after their QP was made" \
+	test "$(cat /sys/module/ko2iblnd/parameters/test_refuse_after_qp)" = 0
 t_check "sinks were registered for the peer's PUTs" stat_gt sinks_registered 0
 t_check "connection requests refused over the limits" stat_gt connreqs_refused 200
 t_check "connections bounded (max_conns_per_peer x max_nids_per_addr)" stat_le conns_max 16
