@@ -59,8 +59,8 @@ module_param(inflight, int, 0644);
 MODULE_PARM_DESC(inflight, "client: operations in flight in the stream check (1..32)");
 
 static int wait_secs = 120;
-module_param(wait_secs, int, 0444);
-MODULE_PARM_DESC(wait_secs, "client: how long to wait for the target to answer a ping");
+module_param(wait_secs, int, 0644);
+MODULE_PARM_DESC(wait_secs, "client: how long a run waits for the target to answer a ping and serve");
 
 static int timeout_secs = 60;
 module_param(timeout_secs, int, 0644);

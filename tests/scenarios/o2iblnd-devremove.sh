@@ -15,7 +15,8 @@
 # waits for us), log the NI down, keep the LNet NI up, and unload cleanly
 # afterwards (no leak, no WARN: the runner scans the consoles and
 # kmemleak). Both streams must end with failures instead of hanging
-# (ko2iblnd timeout=10, lndtest timeout_secs=20).
+# (ko2iblnd timeout=10, lndtest timeout_secs=20 and wait_secs=20: a
+# stream's next run asks the peer for 20 s, not the default 120).
 #
 # Run: lnet-vmtest --suite o2iblnd-devremove --kernel debug --guests 2 \
 #	--timeout 900 --script $LNET_TOP/tests/scenarios/o2iblnd-devremove.sh
@@ -34,6 +35,7 @@ if [ "$GUEST_INDEX" != 0 ]; then
 	echo 5000 >$K/test_send_delay_ms
 	echo 100000 >$P/count
 	echo 20 >$P/timeout_secs
+	echo 20 >$P/wait_secs
 	echo 1 >$P/start_client
 	# both streams are running: give them a few seconds in flight
 	sleep 8
@@ -63,6 +65,8 @@ t_insmod "load lnet_lndtest (server, client run 1)" "$test_ko" mode=both \
 t_check "run 1 had no failure" grep -qx 0 $P/failures
 echo 100000 >$P/count
 echo 20 >$P/timeout_secs
+# a peer without its device never serves again: 20 s of asking is plenty
+echo 20 >$P/wait_secs
 echo 1 >$P/start_client
 t_retry "stream ended (the peer's device was removed)" 240 \
 	grep -qx 0 $P/client_running

@@ -31,7 +31,10 @@
 NET=/sys/class/net/eth0
 
 t_flag_serve
-kib_load timeout=10 || t_abort
+# keepalive 15: g1's side of a connection g0 dropped during the cut
+# carries nothing; only its keepalive NOOP (default: after 100 s idle)
+# finds it dead
+kib_load timeout=10 keepalive=15 || t_abort
 
 # after the cut: every connection closed, its sinks' messages completed.
 # The client always has a GET_REQ sink registered when the stream stalls

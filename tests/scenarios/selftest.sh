@@ -152,19 +152,19 @@ lst_fails "add_test size 2 MiB" "size" add_test --batch write --from clients --t
 lst_ok "add_test brw write 4k off=8 check=full" \
 	add_test --batch write --loop 200 --concurrency 2 --from clients --to servers brw write size=4k off=8 check=full
 lst_ok "add_test brw write 1M check=full" \
-	add_test --batch write --loop 16 --concurrency 4 --from clients --to servers brw write size=1M check=full
+	add_test --batch write --loop 8 --concurrency 4 --from clients --to servers brw write size=1M check=full
 lst_ok "run write" run write
 lst_ok "stat while running" stat --count 1 --delay 2 clients servers
 wait_idle write 300
 
 lst_ok "add_batch read" add_batch read
 lst_ok "add_test brw read 64k check=full" \
-	add_test --batch read --loop 64 --concurrency 4 --from clients --to servers brw read size=64k check=full
+	add_test --batch read --loop 32 --concurrency 4 --from clients --to servers brw read size=64k check=full
 lst_ok "add_test brw read 1M check=simple" \
 	add_test --batch read --loop 8 --concurrency 2 --from clients --to servers brw read size=1M check=simple
 # the peer as client: its destination list comes from this console
 lst_ok "add_test ping servers -> clients" \
-	add_test --batch read --loop 500 --concurrency 8 --from servers --to clients ping
+	add_test --batch read --loop 200 --concurrency 8 --from servers --to clients ping
 lst_ok "run read" run read
 wait_idle read 300
 
