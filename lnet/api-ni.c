@@ -550,6 +550,7 @@ static void lnet_shutdown(void)
 
 	/* every message held an NI reference, and they are all gone */
 	WARN_ON(percpu_counter_sum(&lnet_core.msg_count));
+	lnet_md_rsp_stop();
 	lnet_md_slots_quiesce();
 	nme = lnet_ptl_cleanup();
 	nmd = lnet_md_cleanup();

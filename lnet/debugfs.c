@@ -26,6 +26,9 @@ static int lnet_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "recv_length: %llu\n", sum.recv_length);
 	seq_printf(m, "drop_count: %llu\n", sum.drop_count);
 	seq_printf(m, "drop_length: %llu\n", sum.drop_length);
+	seq_printf(m, "rst_alloc: %llu\n", lnet_md_rsp_tracked());
+	seq_printf(m, "response_timeout_count: %llu\n",
+		   sum.response_timeout_count);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(lnet_stats);

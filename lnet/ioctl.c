@@ -742,6 +742,8 @@ static int lnet_ioc_get_stats(struct lnet_ioc_ctx *ctx)
 	st->st_msgs_alloc = max_t(s64, percpu_counter_sum(&lnet_core.msg_count),
 				  0);
 	st->st_msgs_max = max_t(s64, READ_ONCE(lnet_core.msg_max), 0);
+	st->st_rst_alloc = lnet_md_rsp_tracked();
+	st->st_response_timeout_count = sum.response_timeout_count;
 	st->st_errors = sum.errors;
 	st->st_send_count = sum.send_count;
 	st->st_recv_count = sum.recv_count;

@@ -13,6 +13,15 @@
  * event of its last operation when it was used up (auto-unlink), or an
  * UNLINK event after LNetMDUnlink(), once its operations in flight are
  * done. The handle stops resolving when that outcome is decided.
+ *
+ * Response tracking: the ACK or REPLY a bound MD waits for (an expectation)
+ * may be given transaction_timeout seconds to come, as response_tracking
+ * and the MD's TRACK options say. Each slot keeps its tracked
+ * expectations in deadline order; lnet_rsp_expiry looks at the head of
+ * every slot's list once a second while any slot has one. An expired
+ * expectation unlinks its MD: an idle MD gets its UNLINK event at once,
+ * a busy one ends with the event of its last message, made -ETIMEDOUT if
+ * it would have been 0, with unlinked = 1.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -24,9 +33,19 @@
 #include <linux/lnet/lib-lnet.h>
 #include <linux/lnet/test-export.h>
 
+#define LNET_MD_TRACK_OPTIONS	(LNET_MD_TRACK_RESPONSE | \
+				 LNET_MD_NO_TRACK_RESPONSE)
 #define LNET_MD_OPTIONS	(LNET_MD_OP_PUT | LNET_MD_OP_GET | \
 			 LNET_MD_MANAGE_REMOTE | LNET_MD_TRUNCATE | \
-			 LNET_MD_ACK_DISABLE | LNET_MD_MAX_SIZE | LNET_MD_KIOV)
+			 LNET_MD_ACK_DISABLE | LNET_MD_MAX_SIZE | LNET_MD_KIOV | \
+			 LNET_MD_TRACK_OPTIONS)
+
+/* response_tracking: which requests' answers are timed out by default */
+#define LNET_RSP_TRACK_GET	0x1
+#define LNET_RSP_TRACK_PUT	0x2
+
+static void lnet_rsp_expire(struct work_struct *work);
+static DECLARE_DELAYED_WORK(lnet_rsp_expiry, lnet_rsp_expire);
 
 static DEFINE_PER_CPU(unsigned int, lnet_md_rr);
 /* named classes: lock statistics (make bench) report lnet_* locks */
@@ -51,6 +70,7 @@ int lnet_md_slots_init(void)
 					   "lnet_md_slot");
 		INIT_LIST_HEAD(&slot->events);
 		INIT_LIST_HEAD(&slot->mds);
+		INIT_LIST_HEAD(&slot->tracked);
 		slot->next_seq = get_random_u32();
 		slot->index = i;
 		rc = lnet_htable_init(&slot->handles, &slot->lock);
@@ -110,6 +130,7 @@ struct lnet_libmd *lnet_md_build(const struct lnet_md *umd,
 	struct lnet_eq *eq;
 
 	if ((umd->options & ~LNET_MD_OPTIONS) ||
+	    (umd->options & LNET_MD_TRACK_OPTIONS) == LNET_MD_TRACK_OPTIONS ||
 	    umd->threshold < LNET_MD_THRESH_INF ||
 	    ((umd->options & LNET_MD_MAX_SIZE) && umd->max_size < 0) ||
 	    (unlink != LNET_RETAIN && unlink != LNET_UNLINK))
@@ -153,27 +174,77 @@ struct lnet_libmd *lnet_md_build(const struct lnet_md *umd,
 	INIT_LIST_HEAD(&md->unlink_ev.link);
 	INIT_LIST_HEAD(&md->expects);
 	INIT_LIST_HEAD(&md->expect_inline.link);
+	INIT_LIST_HEAD(&md->expect_inline.track_link);
 	return md;
 }
 
-/* @md stops waiting for @exp. */
+/* @md stops waiting for @exp (and stops timing it). */
 static void lnet_md_expect_drop(struct lnet_libmd *md,
 				struct lnet_md_expect *exp)
 {
+	if (!list_empty(&exp->track_link)) {
+		lockdep_assert_held(&md->slot->lock);
+		list_del_init(&exp->track_link);
+		md->slot->ntracked--;
+	}
 	list_del_init(&exp->link);
 	if (exp != &md->expect_inline)
 		kfree(exp);
 }
 
-/* Free an MD that never got an event in flight (or whose last one is done). */
-void lnet_md_free(struct lnet_libmd *md)
+/*
+ * No answer can reach @md any more (its handle is gone): forget what it
+ * waited for. Under the slot lock, as the expiry scan finds tracked
+ * expectations through the slot and not through the MD.
+ */
+static void lnet_md_expects_drop(struct lnet_libmd *md)
 {
 	struct lnet_md_expect *exp, *tmp;
 
-	/* ACKs and REPLYs that never came */
 	list_for_each_entry_safe(exp, tmp, &md->expects, link)
 		lnet_md_expect_drop(md, exp);
+}
+
+/* Free an MD that never got an event in flight (or whose last one is done). */
+void lnet_md_free(struct lnet_libmd *md)
+{
+	/* unhashing dropped them; an MD never hashed has none */
+	WARN_ON_ONCE(!list_empty(&md->expects));
 	kfree(md);
+}
+
+/* Is the answer to @msg, a PUT asking for an ACK or a GET, to be timed? */
+static bool lnet_rsp_tracked(const struct lnet_libmd *md,
+			     const struct lnet_msg *msg)
+{
+	int mode = lnet_tunable(&lnet_response_tracking);
+
+	if (md->umd.options & LNET_MD_NO_TRACK_RESPONSE)
+		return false;
+	if (md->umd.options & LNET_MD_TRACK_RESPONSE)
+		return true;
+	if (msg->hdr.type == LNET_MSG_GET)
+		return mode & LNET_RSP_TRACK_GET;
+	return mode & LNET_RSP_TRACK_PUT;
+}
+
+/* Time @exp: it joins its slot's list in deadline order. */
+static void lnet_rsp_track(struct lnet_md_slot *slot,
+			   struct lnet_md_expect *exp)
+{
+	struct lnet_md_expect *pos;
+	unsigned long timeout = lnet_tunable(&lnet_transaction_timeout) * HZ;
+
+	lockdep_assert_held(&slot->lock);
+	exp->deadline = jiffies + timeout;
+	/* the newest usually goes last: walk from the tail */
+	list_for_each_entry_reverse(pos, &slot->tracked, track_link)
+		if (!time_after(pos->deadline, exp->deadline))
+			break;
+	list_add(&exp->track_link, &pos->track_link);
+	/* the scan stops once every list is empty: the first one restarts it */
+	if (!slot->ntracked++)
+		queue_delayed_work(system_wq, &lnet_rsp_expiry, HZ);
 }
 
 /* The first ACK or REPLY (@type) @md waits for from @peer, or NULL. */
@@ -224,9 +295,11 @@ int lnet_md_slot_insert(struct lnet_md_slot *slot, struct lnet_libmd *md)
 static void lnet_md_unhash(struct lnet_libmd *md)
 {
 	if (md->flags & LNET_MD_FL_HASHED) {
+		lockdep_assert_held(&md->slot->lock);
 		lnet_htable_del(&md->slot->handles, &md->handle);
 		list_del(&md->slot_link);
 		md->flags &= ~LNET_MD_FL_HASHED;
+		lnet_md_expects_drop(md);
 	}
 }
 
@@ -405,14 +478,16 @@ void lnet_msg_detach_md(struct lnet_msg *msg, int status)
 	struct lnet_libmd *md = msg->md;
 	struct lnet_md_slot *slot = md->slot;
 	struct lnet_libmd *free_md = NULL;
-	bool deliver = false, last, explicit;
+	bool deliver = false, last, explicit, expired;
 
 	msg->md = NULL;
 	spin_lock_bh(&slot->lock);
 	md->msg_refs--;
 	if (msg->tx && status)
 		lnet_md_expect_cancel(md, msg);
-	explicit = md->flags & LNET_MD_FL_UNLINK_REQ;
+	expired = md->flags & LNET_MD_FL_RSP_EXPIRED;
+	/* an expired MD ends with its last message's event, not an UNLINK */
+	explicit = (md->flags & LNET_MD_FL_UNLINK_REQ) && !expired;
 	last = !md->msg_refs &&
 	       (md->flags & (LNET_MD_FL_EXHAUSTED | LNET_MD_FL_UNLINK_REQ));
 	if (last)
@@ -421,7 +496,7 @@ void lnet_msg_detach_md(struct lnet_msg *msg, int status)
 	if (md->eq) {
 		struct lnet_event *ev = &msg->ev.ev;
 
-		ev->status = status;
+		ev->status = expired && !status ? -ETIMEDOUT : status;
 		ev->unlinked = last && !explicit;
 		lnet_md_snapshot(md, ev);
 		msg->ev.eq = md->eq;
@@ -533,7 +608,11 @@ int lnet_md_take(struct lnet_handle_md mdh, struct lnet_msg *msg,
 				    LNET_MSG_REPLY : LNET_MSG_ACK;
 			exp->peer = msg->hdr.dest_nid;
 			exp->length = md->length;
+			exp->md = md;
 			list_add_tail(&exp->link, &md->expects);
+			INIT_LIST_HEAD(&exp->track_link);
+			if (lnet_rsp_tracked(md, msg))
+				lnet_rsp_track(slot, exp);
 		}
 	}
 	spin_unlock_bh(&slot->lock);
@@ -697,6 +776,80 @@ int LNetMDUnlink(struct lnet_handle_md mdh)
 	return 0;
 }
 EXPORT_SYMBOL_GPL(LNetMDUnlink);
+
+/*
+ * @exp's answer did not come in time: unlink its MD as LNetMDUnlink()
+ * would (bound MDs only are tracked: no portal lock is needed), marked so
+ * that a busy MD's last event says so. True: deliver the slot's events.
+ */
+static bool lnet_rsp_expire_one(struct lnet_md_slot *slot,
+				struct lnet_md_expect *exp)
+{
+	struct lnet_libmd *md = exp->md;
+
+	lockdep_assert_held(&slot->lock);
+	lnet_counter_add(response_timeout_count, 1);
+	WARN_ON_ONCE(md->me);
+	if (md->msg_refs)
+		md->flags |= LNET_MD_FL_RSP_EXPIRED;
+	/* unhashing drops @exp and the MD's other expectations */
+	return lnet_md_unlink(md);
+}
+
+/* expirations per slot lock hold: BHs stay off meanwhile */
+#define LNET_RSP_EXPIRE_BATCH	64
+
+static void lnet_rsp_expire(struct work_struct *work)
+{
+	unsigned int i, n, nslots = 1U << lnet_core.md_slot_bits;
+	bool more = false;
+
+	for (i = 0; i < nslots; i++) {
+		struct lnet_md_slot *slot = &lnet_core.md_slots[i];
+		struct lnet_md_expect *exp;
+		bool deliver;
+
+		do {
+			deliver = false;
+			n = 0;
+			spin_lock_bh(&slot->lock);
+			/* each expiry may drop others: look at the head again */
+			while (n < LNET_RSP_EXPIRE_BATCH &&
+			       (exp = list_first_entry_or_null(&slot->tracked,
+							       struct lnet_md_expect,
+							       track_link)) &&
+			       time_after_eq(jiffies, exp->deadline)) {
+				deliver |= lnet_rsp_expire_one(slot, exp);
+				n++;
+			}
+			spin_unlock_bh(&slot->lock);
+			if (deliver)
+				lnet_md_slot_deliver(slot);
+			cond_resched();
+		} while (n == LNET_RSP_EXPIRE_BATCH);
+		more |= READ_ONCE(slot->ntracked) > 0;
+	}
+	if (more && lnet_is_running())
+		queue_delayed_work(system_wq, &lnet_rsp_expiry, HZ);
+}
+
+/* Shutdown: no response expires from now on (MDs go with lnet_md_cleanup). */
+void lnet_md_rsp_stop(void)
+{
+	cancel_delayed_work_sync(&lnet_rsp_expiry);
+}
+
+/* Responses being timed now (lnetctl stats show: rst_alloc). */
+u64 lnet_md_rsp_tracked(void)
+{
+	unsigned int i;
+	u64 n = 0;
+
+	for (i = 0; i < (1U << lnet_core.md_slot_bits); i++)
+		n += READ_ONCE(lnet_core.md_slots[i].ntracked);
+	return n;
+}
+LNET_EXPORT_FOR_TEST(lnet_md_rsp_tracked);
 
 /* Shutdown: wait until no slot is delivering events. */
 void lnet_md_slots_quiesce(void)

@@ -320,7 +320,8 @@ int lnet_ping(struct lnet_process_id id, lnet_nid_t src, int timeout_ms,
 		.start		= info,
 		.length		= size,
 		.threshold	= 2,		/* the SEND and the REPLY */
-		.options	= LNET_MD_TRUNCATE,
+		/* timed out by LNet too, whatever response_tracking says */
+		.options	= LNET_MD_TRUNCATE | LNET_MD_TRACK_RESPONSE,
 		.user_ptr	= &pw,
 		.eq_handle	= eqh,
 	};

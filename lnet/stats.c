@@ -17,6 +17,7 @@
 #include <linux/string.h>
 #include <linux/u64_stats_sync.h>
 #include <linux/lnet/lib-lnet.h>
+#include <linux/lnet/test-export.h>
 
 #define LNET_NCOUNTERS	(offsetof(struct lnet_counters, syncp) / sizeof(u64))
 #define LNET_NI_NSTATS	(offsetof(struct lnet_ni_stats, syncp) / sizeof(u64))
@@ -83,6 +84,7 @@ void lnet_counters_sum(struct lnet_counters *sum)
 	memset(sum, 0, sizeof(*sum));
 	lnet_pcpu_sum(lnet_core.counters, LNET_NCOUNTERS, (u64 *)sum);
 }
+LNET_EXPORT_FOR_TEST(lnet_counters_sum);
 
 /* @sum: @ni's counters, added up over every CPU. */
 void lnet_ni_stats_sum(struct lnet_ni *ni, struct lnet_ni_stats *sum)

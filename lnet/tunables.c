@@ -94,7 +94,7 @@ LNET_TUNABLE(lnet_retry_count, lnet_retry_count, 2, 0, INT_MAX,
 	     "times a failed message is resent (stored; no effect yet: no resends)");
 LNET_TUNABLE(lnet_transaction_timeout, lnet_transaction_timeout, 150, 1,
 	     INT_MAX,
-	     "seconds a message may wait for a peer's send credit or on a lazy portal before it fails (no response tracking yet)");
+	     "seconds a message may wait for a peer's send credit or on a lazy portal, and an ACK or REPLY may take to come (response_tracking), before it fails");
 LNET_EXPORT_FOR_TEST(lnet_transaction_timeout);
 LNET_TUNABLE(lnet_health_sensitivity, lnet_health_sensitivity, 100, 0, 1000,
 	     "health an NI loses per failure (stored; no effect yet: no health)");
@@ -104,7 +104,8 @@ LNET_TUNABLE(lnet_router_sensitivity, router_sensitivity_percentage, 100, 0,
 	     100,
 	     "health percentage at which a gateway counts as up, deprecated (stored; no effect yet: no router checker)");
 LNET_TUNABLE(lnet_response_tracking, lnet_response_tracking, 3, 0, 3,
-	     "0 off, 1 PUTs, 2 GETs, 3 both (stored; no effect yet: no response tracking)");
+	     "which answers are timed out after transaction_timeout: 0 only MDs that ask (LNET_MD_TRACK_RESPONSE), 1 also REPLYs to GETs, 2 also ACKs to PUTs, 3 both");
+LNET_EXPORT_FOR_TEST(lnet_response_tracking);
 LNET_TUNABLE(lnet_recovery_limit, lnet_recovery_limit, 0, 0, INT_MAX,
 	     "seconds to keep recovering an NI, 0 forever (stored; no effect yet: no recovery)");
 LNET_TUNABLE(lnet_max_recovery_ping_interval, lnet_max_recovery_ping_interval,

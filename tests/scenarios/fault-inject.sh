@@ -10,7 +10,9 @@
 #     waits; a rule deleted while it holds a ping (latency 20) lets the
 #     ping through at once;
 # then on g0 alone: a send-side rule (--health_error local_error) fails
-# the ping at once and counts it; bad input and an unprivileged user are
+# the ping at once and counts it; a rule dropping g1's REPLYs makes the
+# ping (--timeout 60) fail at transaction_timeout (3 s: response
+# tracking), counted in stats; bad input and an unprivileged user are
 # refused. Both guests finally unload LNet with rules still installed, g1
 # with a message held.
 # Both guests set health_sensitivity 0 so that no recovery ping (a GET)
@@ -244,6 +246,26 @@ t_check "... as a GET" test "$(stat_of get)" -ge 1
 t_check "show names the health error" grep -q '^ *- local_error$' "$OUT"
 lc_ok "drop del --all (g0)" fault drop del --all
 t_retry "ping works again after the health_error rule" 30 \
+	"$LNETCTL" ping "$peer_nid" --timeout 2
+
+# response tracking: a REPLY that never comes is timed out by LNet at
+# transaction_timeout, whatever the waiter's own timeout
+lc_ok "set transaction_timeout 3" set transaction_timeout 3
+lc stats show >/dev/null
+before=$(stat_of response_timeout_count)
+lc_ok "drop add: g1's REPLYs dropped on arrival" fault drop add \
+	--source "$peer_nid" --dest "$my_nid" --rate 1 --message REPLY
+timed_ping 60
+t_check "ping fails when its REPLY is dropped" test "$PING_RC" != 0
+t_check "... after transaction_timeout, not the ping's 60 s ($PING_MS ms)" \
+	test "$PING_MS" -lt 15000
+t_check "... and not before it ($PING_MS ms)" test "$PING_MS" -ge 2500
+want_stat "stats: the missing REPLY counted as a response timeout" \
+	response_timeout_count -gt "${before:-0}" stats show
+want_stat "stats: no response tracked any more" rst_alloc -eq 0 stats show
+lc_ok "drop del --all (REPLY rule)" fault drop del --all
+lc_ok "set transaction_timeout 150" set transaction_timeout 150
+t_retry "ping works again after the REPLY rule" 30 \
 	"$LNETCTL" ping "$peer_nid" --timeout 2
 
 # bad input: refused by lnetctl, nothing installed

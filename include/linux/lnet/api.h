@@ -82,6 +82,12 @@ enum lnet_ack_req {
 #define LNET_MD_ACK_DISABLE	(1U << 5)	/* never send ACK for PUTs */
 #define LNET_MD_MAX_SIZE	(1U << 7)	/* use max_size (local offset) */
 #define LNET_MD_KIOV		(1U << 8)	/* start is a struct bio_vec[] */
+/*
+ * Bound MDs: whether the ACK or REPLY a PUT or GET from this MD asks for
+ * is timed out (transaction_timeout), whatever response_tracking says.
+ */
+#define LNET_MD_TRACK_RESPONSE		(1U << 10)
+#define LNET_MD_NO_TRACK_RESPONSE	(1U << 11)
 
 #define LNET_MD_THRESH_INF	(-1)
 

@@ -127,6 +127,8 @@ int lnet_md_commit_wire(const struct lnet_handle_wire *wh,
 			unsigned int rlength);
 int lnet_md_take(struct lnet_handle_md mdh, struct lnet_msg *msg,
 		 unsigned int *length, bool answer);
+void lnet_md_rsp_stop(void);
+u64 lnet_md_rsp_tracked(void);
 void lnet_md_slots_quiesce(void);
 unsigned int lnet_md_cleanup(void);
 

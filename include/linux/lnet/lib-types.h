@@ -154,6 +154,7 @@ struct lnet_ev_item {
 #define LNET_MD_FL_EXHAUSTED	0x2	/* auto-unlink once idle */
 #define LNET_MD_FL_UNLINK_REQ	0x4	/* LNetMDUnlink: UNLINK when idle */
 #define LNET_MD_FL_HASHED	0x8	/* in its slot's handle table */
+#define LNET_MD_FL_RSP_EXPIRED	0x10	/* unlinked: a response never came */
 
 /*
  * What a bound MD waits for: the ACK of a PUT or the REPLY of a GET it
@@ -166,6 +167,13 @@ struct lnet_md_expect {
 	lnet_nid_t		peer;		/* the request's destination */
 	u32			type;		/* LNET_MSG_ACK or LNET_MSG_REPLY */
 	unsigned int		length;		/* bytes sent, or the sink */
+	/*
+	 * Response tracking (md.c): on slot->tracked, in deadline order,
+	 * while the answer is awaited at most until @deadline.
+	 */
+	struct list_head	track_link;
+	unsigned long		deadline;	/* jiffies */
+	struct lnet_libmd	*md;
 };
 
 struct lnet_libmd {
@@ -208,6 +216,9 @@ struct lnet_md_slot {
 	struct list_head	events;		/* struct lnet_ev_item */
 	bool			delivering;
 	unsigned int		index;
+	/* tracked responses (struct lnet_md_expect), earliest deadline first */
+	struct list_head	tracked;
+	unsigned int		ntracked;
 } ____cacheline_aligned_in_smp;
 
 /* ---- match entries and portals ------------------------------------------- */
@@ -402,6 +413,7 @@ struct lnet_counters {
 	u64	drop_count;
 	u64	drop_length;
 	u64	errors;
+	u64	response_timeout_count;	/* ACKs and REPLYs that never came */
 	/* after the counters: stats.c sums them as an array of u64 */
 	struct u64_stats_sync syncp;
 };

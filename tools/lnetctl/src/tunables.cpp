@@ -35,7 +35,7 @@ constexpr std::array<GlobalTunable, 13> table{ {
 	{ "lnd_timeout", "", false, 0, int_max, false,
 	  "LND timeout in seconds (socklnd sock_timeout, o2iblnd timeout)" },
 	{ "response_tracking", "lnet_response_tracking", false, 0, 3, true,
-	  "0 off, 1 for PUTs, 2 for GETs, 3 for both" },
+	  "ACK/REPLY timeouts: 0 only MDs that ask, 1 REPLYs to GETs, 2 ACKs to PUTs, 3 both" },
 	{ "recovery_limit", "lnet_recovery_limit", false, 0, int_max, true,
 	  "seconds to keep recovering an NI, 0: forever" },
 	{ "max_recovery_ping_interval", "lnet_max_recovery_ping_interval",
