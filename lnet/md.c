@@ -88,6 +88,9 @@ void lnet_md_slots_fini(void)
 {
 	unsigned int i;
 
+	/* an LNetPut() that raced the last shutdown may have armed it */
+	lnet_md_rsp_stop();
+
 	for (i = 0; i < (1U << lnet_core.md_slot_bits); i++)
 		lnet_htable_fini(&lnet_core.md_slots[i].handles);
 	kfree(lnet_core.md_slots);

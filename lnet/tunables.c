@@ -7,9 +7,12 @@
  *   through lnet_int_param_ops, which rejects anything but a decimal (or
  *   0x-prefixed) integer within the tunable's range with -EINVAL, so the
  *   stored value is always valid. The ranges are the ones lnetctl accepts.
- *   This LNet has no health, discovery, NUMA-aware selection or routing
- *   yet: the values are kept for those and for user space, and have no
- *   effect; each MODULE_PARM_DESC says so.
+ *   This LNet has no health, resend, recovery, discovery, NUMA-aware
+ *   selection or asymmetric-route checks yet: the tunables of those accept
+ *   only their default (-EOPNOTSUPP and a message saying why otherwise,
+ *   at load as at run time), so no admin believes a setting took effect.
+ *   The two Lustre deprecated (recovery_interval, router_sensitivity) are
+ *   accepted and ignored with a warning, as Lustre does.
  * - routes= and forwarding= (0444), read at load like networks=.
  *
  * lnet_params_check() runs first thing in module init: a malformed
@@ -29,9 +32,10 @@
  * lnet_int_param_check() - parse and range-check a tunable's new value
  * @p: the tunable (its range)
  * @val: the text written (a trailing newline is accepted)
- * @out: the value, on success
+ * @out: the value, on success (and for -EOPNOTSUPP, to name it)
  *
- * Return: 0 or -EINVAL.
+ * Return: 0, -EINVAL (not an integer in range) or -EOPNOTSUPP (an inert
+ * tunable's value other than its default).
  */
 int lnet_int_param_check(const struct lnet_int_param *p, const char *val,
 			 int *out)
@@ -43,6 +47,8 @@ int lnet_int_param_check(const struct lnet_int_param *p, const char *val,
 	if (v < p->min || v > p->max)
 		return -EINVAL;
 	*out = v;
+	if (p->inert && v != p->def)
+		return -EOPNOTSUPP;
 	return 0;
 }
 LNET_EXPORT_FOR_TEST(lnet_int_param_check);
@@ -54,10 +60,22 @@ static int lnet_int_param_set(const char *val, const struct kernel_param *kp)
 	int v, rc;
 
 	rc = lnet_int_param_check(p, val, &v);
+	if (rc == -EOPNOTSUPP) {
+		pr_warn("%s=%d refused: %s; only %d is accepted\n",
+			kp->name, v, p->inert, p->def);
+		return rc;
+	}
 	if (rc) {
 		pr_warn("%s: '%s' is not an integer in %d..%d\n",
 			kp->name, val, p->min, p->max);
 		return rc;
+	}
+	if (p->deprecated) {
+		/* an import of exported defaults is no news */
+		if (v != p->def)
+			pr_warn("%s is deprecated and has no effect: %d ignored\n",
+				kp->name, v);
+		return 0;
 	}
 	WRITE_ONCE(p->value, v);
 	return 0;
@@ -75,42 +93,59 @@ static const struct kernel_param_ops lnet_int_param_ops = {
 	.get	= lnet_int_param_get,
 };
 
-#define LNET_TUNABLE(var, name, def, lo, hi, desc)			\
-	struct lnet_int_param var = { .value = (def), .min = (lo),	\
-				      .max = (hi) };			\
+#define LNET_TUNABLE_FULL(var, name, dflt, lo, hi, why, old, desc)	\
+	struct lnet_int_param var = { .value = (dflt), .min = (lo),	\
+				      .max = (hi), .def = (dflt),	\
+				      .inert = (why), .deprecated = (old) }; \
 	module_param_cb(name, &lnet_int_param_ops, &var, 0644);	\
 	MODULE_PARM_DESC(name, desc " [" #lo ".." #hi "]")
+#define LNET_TUNABLE(var, name, dflt, lo, hi, desc)			\
+	LNET_TUNABLE_FULL(var, name, dflt, lo, hi, NULL, false, desc)
+/* only the default is accepted: @why names what is missing */
+#define LNET_TUNABLE_INERT(var, name, dflt, lo, hi, why, desc)		\
+	LNET_TUNABLE_FULL(var, name, dflt, lo, hi, why, false,		\
+			  desc " (only " #dflt ": " why ")")
+#define LNET_TUNABLE_DEPRECATED(var, name, dflt, lo, hi, desc)		\
+	LNET_TUNABLE_FULL(var, name, dflt, lo, hi, NULL, true,		\
+			  desc " (deprecated: writes are ignored)")
 
-LNET_TUNABLE(lnet_numa_range, lnet_numa_range, 0, 0, INT_MAX,
-	     "NUMA distance within which NIs count as equally close (stored; no effect yet: NI selection is not NUMA-aware)");
-LNET_TUNABLE(lnet_interfaces_max, lnet_interfaces_max, 4096, 16, INT_MAX,
-	     "largest NI count accepted in a peer's ping info (stored; no effect yet: the ping client uses 4096)");
-LNET_TUNABLE(lnet_peer_discovery_disabled, lnet_peer_discovery_disabled, 0,
-	     0, 1,
-	     "1: no peer discovery (stored; no effect yet: discovery is not implemented, the ping info never offers it)");
-LNET_TUNABLE(lnet_drop_asym_route, lnet_drop_asym_route, 0, 0, 1,
-	     "1: drop messages that arrive over an asymmetric route (stored; no effect yet: no routing)");
-LNET_TUNABLE(lnet_retry_count, lnet_retry_count, 2, 0, INT_MAX,
-	     "times a failed message is resent (stored; no effect yet: no resends)");
+LNET_TUNABLE_INERT(lnet_numa_range, lnet_numa_range, 0, 0, INT_MAX,
+		   "NI selection is not NUMA-aware yet",
+		   "NUMA distance within which NIs count as equally close");
+LNET_TUNABLE_INERT(lnet_interfaces_max, lnet_interfaces_max, 4096, 16,
+		   INT_MAX, "the ping client always takes up to 4096 NIs",
+		   "largest NI count accepted in a peer's ping info");
+LNET_TUNABLE_INERT(lnet_peer_discovery_disabled, lnet_peer_discovery_disabled,
+		   0, 0, 1, "peer discovery is not implemented yet",
+		   "1: no peer discovery");
+LNET_TUNABLE_INERT(lnet_drop_asym_route, lnet_drop_asym_route, 0, 0, 1,
+		   "asymmetric routes are not checked yet",
+		   "1: drop messages that arrive over an asymmetric route");
+LNET_TUNABLE_INERT(lnet_retry_count, lnet_retry_count, 2, 0, INT_MAX,
+		   "failed messages are not resent yet",
+		   "times a failed message is resent");
 LNET_TUNABLE(lnet_transaction_timeout, lnet_transaction_timeout, 150, 1,
 	     INT_MAX,
 	     "seconds a message may wait for a peer's send credit or on a lazy portal, and an ACK or REPLY may take to come (response_tracking), before it fails");
 LNET_EXPORT_FOR_TEST(lnet_transaction_timeout);
-LNET_TUNABLE(lnet_health_sensitivity, lnet_health_sensitivity, 100, 0, 1000,
-	     "health an NI loses per failure (stored; no effect yet: no health)");
-LNET_TUNABLE(lnet_recovery_interval, lnet_recovery_interval, 1, 1, INT_MAX,
-	     "seconds between recovery pings, deprecated (stored; no effect yet: no recovery)");
-LNET_TUNABLE(lnet_router_sensitivity, router_sensitivity_percentage, 100, 0,
-	     100,
-	     "health percentage at which a gateway counts as up, deprecated (stored; no effect yet: no router checker)");
+LNET_TUNABLE_INERT(lnet_health_sensitivity, lnet_health_sensitivity, 100, 0,
+		   1000, "NI health is not implemented yet",
+		   "health an NI loses per failure");
+LNET_TUNABLE_DEPRECATED(lnet_recovery_interval, lnet_recovery_interval, 1, 1,
+			INT_MAX, "seconds between recovery pings");
+LNET_TUNABLE_DEPRECATED(lnet_router_sensitivity, router_sensitivity_percentage,
+			100, 0, 100,
+			"health percentage at which a gateway counts as up");
 LNET_TUNABLE(lnet_response_tracking, lnet_response_tracking, 3, 0, 3,
 	     "which answers are timed out after transaction_timeout: 0 only MDs that ask (LNET_MD_TRACK_RESPONSE), 1 also REPLYs to GETs, 2 also ACKs to PUTs, 3 both");
 LNET_EXPORT_FOR_TEST(lnet_response_tracking);
-LNET_TUNABLE(lnet_recovery_limit, lnet_recovery_limit, 0, 0, INT_MAX,
-	     "seconds to keep recovering an NI, 0 forever (stored; no effect yet: no recovery)");
-LNET_TUNABLE(lnet_max_recovery_ping_interval, lnet_max_recovery_ping_interval,
-	     900, 1, INT_MAX,
-	     "longest interval in seconds between recovery pings (stored; no effect yet: no recovery)");
+LNET_TUNABLE_INERT(lnet_recovery_limit, lnet_recovery_limit, 0, 0, INT_MAX,
+		   "NI recovery is not implemented yet",
+		   "seconds to keep recovering an NI, 0 forever");
+LNET_TUNABLE_INERT(lnet_max_recovery_ping_interval,
+		   lnet_max_recovery_ping_interval, 900, 1, INT_MAX,
+		   "NI recovery is not implemented yet",
+		   "longest interval in seconds between recovery pings");
 
 char *lnet_routes = "";
 module_param_named(routes, lnet_routes, charp, 0444);

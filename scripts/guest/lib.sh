@@ -65,6 +65,35 @@ t_peer_addrs() {
 	for p in $GUEST_PEERS; do echo "${p#*=}"; done
 }
 
+# t_my_addr: this guest's first IPv4 address (GUEST_ADDRS lists
+# "iface=addr/len ..."); t_addr_on IFACE: its address on IFACE, if any.
+t_my_addr() {
+	local spec
+	for spec in $GUEST_ADDRS; do
+		spec=${spec#*=}
+		echo "${spec%/*}"
+		return 0
+	done
+	return 1
+}
+
+t_addr_on() {
+	local spec
+	for spec in $GUEST_ADDRS; do
+		if [ "${spec%%=*}" = "$1" ]; then
+			spec=${spec#*=}
+			echo "${spec%/*}"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# t_slab_kb: the kernel's slab total (Slab: in /proc/meminfo), kB.
+t_slab_kb() {
+	awk '/^Slab:/ { print $2 }' /proc/meminfo
+}
+
 # t_ctl REQUEST...: ask the runner over the control channel (GUEST_CONTROL,
 # /dev/ttyS1; Documentation/testing.md, "Control channel") and wait
 # for its answer, at most T_CTL_TIMEOUT (30) s. Succeeds on "ok"; on "err"

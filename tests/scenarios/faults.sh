@@ -57,7 +57,6 @@ if [ "$GUEST_INDEX" = 1 ]; then
 	exit 0
 fi
 
-slab_kb() { awk '/^Slab:/ { print $2 }' /proc/meminfo; }
 t_retry "lnetctl ping $peer" 120 "$LNETCTL" ping --timeout 5 "$peer"
 
 # --- 1. the ioctl fuzzer ------------------------------------------------------
@@ -70,14 +69,14 @@ fuzz() { # fuzz AS [RUNNER...]
 	tail -n 3 /tmp/fuzz.err
 	t_results_from /tmp/fuzz.out "ioctl fuzz: "
 }
-slab0=$(slab_kb)
+slab0=$(t_slab_kb)
 fuzz user "${NOBODY[@]}"
 fuzz root
 # whatever the root cases left configured goes; the node comes back whole
 t_retry "lnetctl lnet unconfigure after the fuzz" 30 "$LNETCTL" lnet unconfigure
 t_check "lnetctl lnet configure --all after the fuzz" "$LNETCTL" lnet configure --all
 t_retry "lnetctl ping $peer after the fuzz" 60 "$LNETCTL" ping --timeout 5 "$peer"
-echo "slab after the fuzz: $(slab_kb) kB (before: $slab0 kB)"
+echo "slab after the fuzz: $(t_slab_kb) kB (before: $slab0 kB)"
 
 # --- 2. configuration under failing allocations ------------------------------
 FS=/sys/kernel/debug/failslab
@@ -157,7 +156,7 @@ run_load() {
 	done
 	return 1
 }
-slab1=$(slab_kb)
+slab1=$(t_slab_kb)
 t_check "lst batch without faults" run_load 5
 dmesg -C
 faults 2
@@ -196,7 +195,7 @@ t_check "no brw or ping error without faults (clients)" \
 	grep -q 'Session: 0 brw errors, 0 ping errors' /tmp/errors
 t_check "no RPC error without faults (servers)" grep -q "Total 0 error nodes in servers" /tmp/errors
 t_check "lst end_session (clean run)" lst end_session
-slab2=$(slab_kb)
+slab2=$(t_slab_kb)
 echo "slab: $slab1 kB before the traffic, $slab2 kB after (+$((slab2 - slab1)) kB)"
 # a leak per failed allocation would show as tens of MB here; kmemleak
 # names any object left behind

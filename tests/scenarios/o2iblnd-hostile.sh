@@ -49,13 +49,9 @@
 #	--timeout 900 --script $LNET_TOP/tests/scenarios/o2iblnd-hostile.sh
 # shellcheck source=tests/scenarios/o2iblnd-lib.sh
 . "$LNET_TOP/tests/scenarios/o2iblnd-lib.sh"
-me=$(for a in $GUEST_ADDRS; do a=${a#*=}; echo "${a%/*}"; done | head -n1)
+me=$(t_my_addr)
 SLAB_LIMIT_KB=${SLAB_LIMIT_KB:-65536}
 SLAB_END_LIMIT_KB=${SLAB_END_LIMIT_KB:-16384}
-
-slab_kb() {
-	awk '/^Slab:/ { print $2 }' /proc/meminfo
-}
 
 if [ "$GUEST_INDEX" = 0 ]; then
 	ibpeer=$LNET_TOP/build/tools/ibpeer/lnet-ibpeer
@@ -90,10 +86,10 @@ kib_load timeout=10 || t_abort
 t_insmod "load lnet_lndtest (server)" "$test_ko" mode=server || t_abort
 echo 3 >/sys/module/ko2iblnd/parameters/test_refuse_after_qp
 sleep 2
-base=$(slab_kb)
+base=$(t_slab_kb)
 (
 	while :; do
-		slab_kb
+		t_slab_kb
 		sleep 1
 	done
 ) >/tmp/slab.log &
@@ -103,7 +99,7 @@ t_flag_wait hostile-done 840
 # g0's connections are closed and half-open requests end at their deadline
 t_retry "every connection gone" 180 stat_is conns 0
 kill $sampler
-end=$(slab_kb)
+end=$(t_slab_kb)
 peak=$(sort -n /tmp/slab.log | tail -n1)
 cat $STATS
 echo "slab: before ${base} kB, peak ${peak} kB (+$((peak - base)) kB)," \

@@ -16,7 +16,7 @@
 . "$LNET_TOP/scripts/guest/lib.sh"
 M=$LNET_MODDIR
 peer=$(t_peer_addrs | head -n1)
-me=$(for a in $GUEST_ADDRS; do a=${a#*=}; echo "${a%/*}"; done | head -n1)
+me=$(t_my_addr)
 
 if [ "$GUEST_INDEX" = 0 ]; then
 	sockpeer=$LNET_TOP/build/tools/sockpeer/lnet-sockpeer

@@ -33,7 +33,7 @@
 . "$LNET_TOP/scripts/guest/lib.sh"
 M=$LNET_MODDIR
 peer=$(t_peer_addrs | head -n1)
-me=$(for a in $GUEST_ADDRS; do a=${a#*=}; echo "${a%/*}"; done | head -n1)
+me=$(t_my_addr)
 test_ko=$M/tests/lndtest/lnet_lndtest.ko
 P=/sys/module/lnet_lndtest/parameters
 seed=${1:-1}

@@ -27,7 +27,7 @@ M=$LNET_MODDIR
 LNETCTL=$LNET_TOP/build/tools/lnetctl/lnetctl
 sockpeer=$LNET_TOP/build/tools/sockpeer/lnet-sockpeer
 peer=$(t_peer_addrs | head -n1)
-me=$(for a in $GUEST_ADDRS; do a=${a#*=}; echo "${a%/*}"; done | head -n1)
+me=$(t_my_addr)
 
 load() {
 	t_insmod "load lnet" "$M/lnet/lnet.ko" networks="tcp0(eth0)" || t_abort

@@ -30,15 +30,11 @@
 . "$LNET_TOP/scripts/guest/lib.sh"
 M=$LNET_MODDIR
 peer=$(t_peer_addrs | head -n1)
-me=$(for a in $GUEST_ADDRS; do a=${a#*=}; echo "${a%/*}"; done | head -n1)
+me=$(t_my_addr)
 # KASAN's quarantine of freed objects alone (1/32 of the guest's memory)
 # counts as slab: the limit leaves room for it
 SLAB_LIMIT_KB=${SLAB_LIMIT_KB:-65536}
 LST_SLAB_LIMIT_KB=${LST_SLAB_LIMIT_KB:-4096}
-
-slab_kb() {
-	awk '/^Slab:/ { print $2 }' /proc/meminfo
-}
 
 avail_kb() {
 	awk '/^MemAvailable:/ { print $2 }' /proc/meminfo
@@ -79,21 +75,21 @@ t_insmod "load lnet" "$M/lnet/lnet.ko" networks="tcp0(eth0)" \
 t_insmod "load ksocklnd" "$M/klnds/socklnd/ksocklnd.ko" || exit 1
 t_insmod "load lnet_selftest" "$M/lnet/selftest/lnet_selftest.ko" || exit 1
 sleep 2
-base=$(slab_kb)
+base=$(t_slab_kb)
 (
 	while :; do
-		slab_kb
+		t_slab_kb
 		sleep 1
 	done
 ) >/tmp/slab.log &
 sampler=$!
 t_flag_set target-up
 t_flag_wait lst-begin 700 || exit 1
-lst_slab0=$(slab_kb)
+lst_slab0=$(t_slab_kb)
 lst_avail0=$(avail_kb)
 t_flag_set lst-ready
 t_flag_wait hostile-done 300
-lst_slab1=$(slab_kb)
+lst_slab1=$(t_slab_kb)
 lst_avail1=$(avail_kb)
 kill $sampler
 echo "lst: Slab before ${lst_slab0} kB, after ${lst_slab1} kB ($((lst_slab1 - lst_slab0)) kB);" \
@@ -102,7 +98,7 @@ t_check "lst: Slab grew by less than ${LST_SLAB_LIMIT_KB} kB ($((lst_slab1 - lst
 	test $((lst_slab1 - lst_slab0)) -lt "$LST_SLAB_LIMIT_KB"
 t_check "lst: the oversize TESTs logged as refused" \
 	sh -c "dmesg | grep -q 'lnet_selftest: session .*: TEST from .* refused'"
-end=$(slab_kb)
+end=$(t_slab_kb)
 peak=$(sort -n /tmp/slab.log | tail -n1)
 echo "slab: before ${base} kB, peak ${peak} kB (+$((peak - base)) kB), end ${end} kB, $(wc -l </tmp/slab.log) samples"
 t_check "slab peak within ${SLAB_LIMIT_KB} kB of the start (+$((peak - base)) kB)" \

@@ -26,10 +26,18 @@ extern unsigned int lnet_md_lock_slots;
  * module parameters range-checked on every write; read them with
  * lnet_tunable(). Most have no effect yet (see MODULE_PARM_DESC).
  */
+/*
+ * A global tunable (tunables.c). @inert: why changing it would have no
+ * effect yet (the feature it tunes is not implemented): only @def is
+ * accepted. @deprecated: writes are ignored with a warning, as Lustre does.
+ */
 struct lnet_int_param {
-	int	value;
-	int	min;
-	int	max;
+	int		value;
+	int		min;
+	int		max;
+	int		def;
+	const char	*inert;
+	bool		deprecated;
 };
 
 static inline int lnet_tunable(const struct lnet_int_param *p)

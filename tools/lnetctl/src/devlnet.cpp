@@ -314,10 +314,15 @@ void DevLnet::write_param(std::string_view module, std::string_view name,
 			continue;
 		if (n < 0) {
 			int err = errno;
+			std::string msg = "cannot set " + path + " to " +
+					  std::string(value) + ": " +
+					  errno_text(err);
 
-			throw KernelError(err, "cannot set " + path + " to " +
-						       std::string(value) + ": " +
-						       errno_text(err), true);
+			if (err == EOPNOTSUPP)
+				msg += " (this LNet does not implement what it "
+				       "tunes yet and accepts only its default; "
+				       "the kernel log says more)";
+			throw KernelError(err, msg, true);
 		}
 		break;
 	}
