@@ -185,8 +185,8 @@ struct lnet_libmd *lnet_md_build(const struct lnet_md *umd,
 static void lnet_md_expect_drop(struct lnet_libmd *md,
 				struct lnet_md_expect *exp)
 {
+	lockdep_assert_held(&md->slot->lock);
 	if (!list_empty(&exp->track_link)) {
-		lockdep_assert_held(&md->slot->lock);
 		list_del_init(&exp->track_link);
 		md->slot->ntracked--;
 	}
@@ -204,6 +204,7 @@ static void lnet_md_expects_drop(struct lnet_libmd *md)
 {
 	struct lnet_md_expect *exp, *tmp;
 
+	lockdep_assert_held(&md->slot->lock);
 	list_for_each_entry_safe(exp, tmp, &md->expects, link)
 		lnet_md_expect_drop(md, exp);
 }

@@ -278,7 +278,6 @@ int kib_test_flood(int n, bool same);
 #else
 #define kib_test_send_delay_ms	0
 #define kib_test_done_extra	0
-#define kib_test_refuse_after_qp	0
 #endif
 
 int kib_modparams_check(void);

@@ -888,12 +888,13 @@ static void kib_passive_abandon(struct kib_conn *conn)
 static bool kib_test_refuse_locked(struct kib_net *net)
 {
 	lockdep_assert_held(&net->lock);
-	if (kib_test_refuse_after_qp <= 0)
-		return false;
 #ifdef LNET_KUNIT
-	kib_test_refuse_after_qp--;
+	if (kib_test_refuse_after_qp > 0) {
+		kib_test_refuse_after_qp--;
+		return true;
+	}
 #endif
-	return true;
+	return false;
 }
 
 static int kib_passive_connect(struct kib_net *net, struct rdma_cm_id *cmid,
