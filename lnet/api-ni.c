@@ -202,6 +202,7 @@ static struct lnet_ni *lnet_ni_alloc(struct lnet_lnd *lnd, u32 net_id,
 
 	if (!ni)
 		return NULL;
+	atomic_set(&ni->healthv, LNET_MAX_HEALTH);
 	ni->stats = lnet_ni_stats_alloc();
 	if (!ni->stats)
 		goto fail_free;

@@ -554,27 +554,52 @@ static int lnet_ioc_get_ni_stats(struct lnet_ioc_ctx *ctx)
 	return rc;
 }
 
-/* No NI health yet: every NI is fully healthy unless it is down. */
 static int lnet_ioc_get_ni_health(struct lnet_ioc_ctx *ctx)
 {
 	struct lnet_ioctl_ni_health *h = ctx->buf;
 	lnet_nid_t nid = h->lnh_nid;
+	struct lnet_ni_stats sum;
 	struct lnet_ni *ni;
 	int rc = -ENOENT;
 
 	rcu_read_lock();
 	ni = lnet_ni_find_rcu(nid);
 	if (ni) {
+		lnet_ni_stats_sum(ni, &sum);
 		memset(h, 0, sizeof(*h));
 		h->lnh_hdr.ioc_len = ctx->len;
 		h->lnh_hdr.ioc_version = LNET_IOCTL_VERSION2;
 		h->lnh_nid = nid;
-		h->lnh_health_value = 1000;
+		h->lnh_health_value = ni == lnet_core.lo_ni ? LNET_MAX_HEALTH :
+				      atomic_read(&ni->healthv);
 		h->lnh_fatal_error = READ_ONCE(ni->state) != LNET_NI_STATE_UP;
+		h->lnh_interrupts =
+			sum.health[LNET_MSG_STATUS_LOCAL_INTERRUPT];
+		h->lnh_dropped = sum.health[LNET_MSG_STATUS_LOCAL_DROPPED];
+		h->lnh_aborted = sum.health[LNET_MSG_STATUS_LOCAL_ABORTED];
+		h->lnh_no_route = sum.health[LNET_MSG_STATUS_LOCAL_NO_ROUTE];
+		h->lnh_timeouts = sum.health[LNET_MSG_STATUS_LOCAL_TIMEOUT];
+		h->lnh_error = sum.health[LNET_MSG_STATUS_LOCAL_ERROR];
 		rc = 0;
 	}
 	rcu_read_unlock();
 	return rc;
+}
+
+static int lnet_ioc_set_health(struct lnet_ioc_ctx *ctx)
+{
+	struct lnet_ioctl_set_health *h = ctx->buf;
+
+	if (h->sh_pad || h->sh_all > 1)
+		return -EINVAL;
+	switch (h->sh_type) {
+	case LNET_HEALTH_LOCAL_NI:
+		return lnet_ni_set_health(h->sh_nid, h->sh_all, h->sh_value);
+	case LNET_HEALTH_PEER_NI:
+		return lnet_peer_set_health(h->sh_nid, h->sh_all, h->sh_value);
+	default:
+		return -EINVAL;
+	}
 }
 
 /*
@@ -605,8 +630,15 @@ static int lnet_ioc_get_peer_ni(struct lnet_ioc_ctx *ctx)
 		p->pni_primary_nid = peer->nid;
 		p->pni_nid = peer->nid;
 		p->pni_ni_state = LNET_IOCTL_PEER_NI_NA;
-		p->pni_health_value = 1000;
 		spin_lock_bh(&lnet_core.net_lock);
+		p->pni_health_value = peer->healthv;
+		p->pni_hs_dropped =
+			peer->hstats[LNET_MSG_STATUS_REMOTE_DROPPED];
+		p->pni_hs_timeout =
+			peer->hstats[LNET_MSG_STATUS_REMOTE_TIMEOUT];
+		p->pni_hs_error = peer->hstats[LNET_MSG_STATUS_REMOTE_ERROR];
+		p->pni_hs_network_timeout =
+			peer->hstats[LNET_MSG_STATUS_NETWORK_TIMEOUT];
 		p->pni_max_tx_credits = peer->max_tx_credits;
 		p->pni_available_tx_credits = peer->tx_credits;
 		p->pni_min_tx_credits = peer->min_tx_credits;
@@ -751,6 +783,21 @@ static int lnet_ioc_get_stats(struct lnet_ioc_ctx *ctx)
 	st->st_send_length = sum.send_length;
 	st->st_recv_length = sum.recv_length;
 	st->st_drop_length = sum.drop_length;
+	st->st_local_interrupt_count =
+		sum.health[LNET_MSG_STATUS_LOCAL_INTERRUPT];
+	st->st_local_dropped_count = sum.health[LNET_MSG_STATUS_LOCAL_DROPPED];
+	st->st_local_aborted_count = sum.health[LNET_MSG_STATUS_LOCAL_ABORTED];
+	st->st_local_no_route_count =
+		sum.health[LNET_MSG_STATUS_LOCAL_NO_ROUTE];
+	st->st_local_timeout_count = sum.health[LNET_MSG_STATUS_LOCAL_TIMEOUT];
+	st->st_local_error_count = sum.health[LNET_MSG_STATUS_LOCAL_ERROR];
+	st->st_remote_dropped_count =
+		sum.health[LNET_MSG_STATUS_REMOTE_DROPPED];
+	st->st_remote_error_count = sum.health[LNET_MSG_STATUS_REMOTE_ERROR];
+	st->st_remote_timeout_count =
+		sum.health[LNET_MSG_STATUS_REMOTE_TIMEOUT];
+	st->st_network_timeout_count =
+		sum.health[LNET_MSG_STATUS_NETWORK_TIMEOUT];
 	return 0;
 }
 
@@ -817,6 +864,8 @@ static const struct lnet_ioc_cmd lnet_ioc_cmds[LNET_IOC_MAX_NR -
 		     LNET_IOC_RUNNING, lnet_ioc_get_ni),
 	LNET_IOC_CMD(101, LNET_IOCTL_VERSION2, struct lnet_ioctl_ni_msg_stats,
 		     LNET_IOC_RUNNING, lnet_ioc_get_ni_stats),
+	LNET_IOC_CMD(102, LNET_IOCTL_VERSION2, struct lnet_ioctl_set_health,
+		     LNET_IOC_CHANGE, lnet_ioc_set_health),
 	LNET_IOC_CMD(103, LNET_IOCTL_VERSION2, struct lnet_ioctl_ni_health,
 		     LNET_IOC_RUNNING, lnet_ioc_get_ni_health),
 	LNET_IOC_CMD(110, LNET_IOCTL_VERSION2, struct lnet_ioctl_hdr,

@@ -103,6 +103,7 @@ void lnet_finalize(struct lnet_msg *msg, int status)
 	trace_lnet_finalize(msg, status);
 	if (status)
 		lnet_counter_add(errors, 1);
+	lnet_health_check(msg, status);
 
 	if (msg->tx && msg->rdma_get && msg->private)
 		lnet_rdma_get_abort(msg);

@@ -63,17 +63,19 @@ void lnet_peer_put(struct lnet_peer *peer)
 	kref_put(&peer->kref, lnet_peer_release);
 }
 
-static struct lnet_peer *lnet_peer_find_locked(lnet_nid_t nid)
+struct lnet_peer *lnet_peer_find_locked(lnet_nid_t nid)
 {
 	struct lnet_hnode *n = lnet_htable_find(&lnet_core.peers, nid);
 
 	return n ? container_of(n, struct lnet_peer, hnode) : NULL;
 }
+LNET_EXPORT_FOR_TEST(lnet_peer_find_locked);
 
 static void lnet_peer_unhash(struct lnet_peer *peer)
 {
 	lockdep_assert_held(&lnet_core.net_lock);
 	lnet_htable_del(&lnet_core.peers, &peer->hnode);
+	lnet_peer_health_unhash(peer);
 	list_del_rcu(&peer->list);
 	list_del_init(&peer->waiting);
 	peer->unhashed = true;
@@ -106,6 +108,7 @@ struct lnet_peer *lnet_peer_get(struct lnet_ni *ni, lnet_nid_t nid, gfp_t gfp)
 	new->max_tx_credits = ni->peer_tx_credits;
 	new->tx_credits = new->max_tx_credits;
 	new->min_tx_credits = new->max_tx_credits;
+	new->healthv = LNET_MAX_HEALTH;
 	INIT_LIST_HEAD(&new->tx_queue);
 	INIT_LIST_HEAD(&new->waiting);
 

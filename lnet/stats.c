@@ -92,6 +92,7 @@ void lnet_ni_stats_sum(struct lnet_ni *ni, struct lnet_ni_stats *sum)
 	memset(sum, 0, sizeof(*sum));
 	lnet_pcpu_sum(ni->stats, LNET_NI_NSTATS, (u64 *)sum);
 }
+LNET_EXPORT_FOR_TEST(lnet_ni_stats_sum);
 
 /*
  * Zero the global counters. This writes other CPUs' copies while they may

@@ -7,7 +7,7 @@
  *   through lnet_int_param_ops, which rejects anything but a decimal (or
  *   0x-prefixed) integer within the tunable's range with -EINVAL, so the
  *   stored value is always valid. The ranges are the ones lnetctl accepts.
- *   This LNet has no health, resend, recovery, discovery, NUMA-aware
+ *   This LNet has no resend, recovery, discovery, NUMA-aware
  *   selection or asymmetric-route checks yet: the tunables of those accept
  *   only their default (-EOPNOTSUPP and a message saying why otherwise,
  *   at load as at run time), so no admin believes a setting took effect.
@@ -128,9 +128,9 @@ LNET_TUNABLE(lnet_transaction_timeout, lnet_transaction_timeout, 150, 1,
 	     INT_MAX,
 	     "seconds a message may wait for a peer's send credit or on a lazy portal, and an ACK or REPLY may take to come (response_tracking), before it fails");
 LNET_EXPORT_FOR_TEST(lnet_transaction_timeout);
-LNET_TUNABLE_INERT(lnet_health_sensitivity, lnet_health_sensitivity, 100, 0,
-		   1000, "NI health is not implemented yet",
-		   "health an NI loses per failure");
+LNET_TUNABLE(lnet_health_sensitivity, lnet_health_sensitivity, 100, 0, 1000,
+	     "health (of 1000) an NI or peer loses per failure and regains per success; 0 freezes health");
+LNET_EXPORT_FOR_TEST(lnet_health_sensitivity);
 LNET_TUNABLE_DEPRECATED(lnet_recovery_interval, lnet_recovery_interval, 1, 1,
 			INT_MAX, "seconds between recovery pings");
 LNET_TUNABLE_DEPRECATED(lnet_router_sensitivity, router_sensitivity_percentage,

@@ -467,6 +467,7 @@ struct kib_tx {
 	bool			rsrvd;		/* holds a reserved credit */
 	bool			noop;
 	int			status;
+	u8			hstatus;	/* enum lnet_msg_status; OK: by errno */
 	u64			cookie;		/* ours, echoed by the peer */
 	u64			peer_cookie;	/* the peer's, for DONE */
 	unsigned long		deadline;

@@ -191,6 +191,8 @@ static void kib_handle_completion(struct kib_conn *conn, struct kib_msg *msg)
 		kib_conn_close(conn, -EPROTO);
 		return;
 	}
+	if (status)	/* refused or lied about by the peer */
+		tx->hstatus = LNET_MSG_STATUS_REMOTE_ERROR;
 	/* the sink is invalidated first, whatever the status */
 	kib_tx_complete_reply(conn, tx, status);
 	if (lie)

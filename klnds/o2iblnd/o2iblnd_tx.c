@@ -202,6 +202,7 @@ struct kib_tx *kib_tx_get(struct kib_net *net)
 	tx->rsrvd = false;
 	tx->noop = false;
 	tx->status = 0;
+	tx->hstatus = LNET_MSG_STATUS_OK;
 	tx->peer_cookie = 0;
 	tx->lntmsg[0] = NULL;
 	tx->lntmsg[1] = NULL;
@@ -223,6 +224,7 @@ static void kib_tx_release(struct kib_tx *tx)
 {
 	struct kib_net *net = tx->net;
 	struct lnet_msg *msgs[2] = { tx->lntmsg[0], tx->lntmsg[1] };
+	enum lnet_msg_status hstatus = tx->hstatus;
 	int status = tx->status;
 	int i;
 
@@ -246,9 +248,13 @@ static void kib_tx_release(struct kib_tx *tx)
 	/* kib_pool_close() may free the pool once the last tx is back */
 	wake_up_all(&kib_data.waitq);
 
-	for (i = 0; i < 2; i++)
-		if (msgs[i])
-			lnet_finalize(msgs[i], status);
+	for (i = 0; i < 2; i++) {
+		if (!msgs[i])
+			continue;
+		if (status && hstatus != LNET_MSG_STATUS_OK)
+			lnet_msg_set_health(msgs[i], hstatus);
+		lnet_finalize(msgs[i], status);
+	}
 }
 
 /**
@@ -772,7 +778,10 @@ static void kib_tx_send_done(struct ib_cq *cq, struct ib_wc *wc)
 	if (tx->noop)
 		conn->nnoops_posted--;
 	if (wc->status != IB_WC_SUCCESS) {
-		tx->status = tx->status ?: -EIO;
+		if (!tx->status) {
+			tx->status = -EIO;
+			tx->hstatus = LNET_MSG_STATUS_REMOTE_DROPPED;
+		}
 		tx->waiting = false;	/* no reply will come */
 	}
 	idle = kib_tx_idle_locked(tx);

@@ -10,7 +10,9 @@
 #     waits; a rule deleted while it holds a ping (latency 20) lets the
 #     ping through at once;
 # then on g0 alone: a send-side rule (--health_error local_error) fails
-# the ping at once and counts it; a rule dropping g1's REPLYs makes the
+# the ping at once and counts it, and costs the NI health (net show -v,
+# stats show) until pings succeed again; a peer's health set by hand
+# (peer set --health) rises with each REPLY received from it; a rule dropping g1's REPLYs makes the
 # ping (--timeout 60) fail at transaction_timeout (3 s: response
 # tracking), counted in stats; bad input and an unprivileged user are
 # refused. Both guests finally unload LNet with rules still installed, g1
@@ -232,6 +234,10 @@ t_check "ping held by a 20 s delay rule succeeds once the rule is deleted" test 
 t_check "... well before the 20 s latency ($PING_MS ms)" test "$PING_MS" -lt 12000
 
 # send side: the ping's GET fails in the LND before it leaves
+want_stat "NI health 1000 before any failure" "health value" -eq 1000 \
+	net show -v --net tcp
+lc stats show >/dev/null
+errors_before=$(stat_of local_error_count)
 lc_ok "drop add: sends to g1 fail with local_error" fault drop add --source "$my_nid" \
 	--dest "$peer_nid" --rate 1 --health_error local_error
 timed_ping 10
@@ -240,9 +246,35 @@ t_check "... at once, not by a timeout ($PING_MS ms)" test "$PING_MS" -lt 3000
 want_stat "health_error rule counted the failed send" dropped -ge 1 fault drop show
 t_check "... as a GET" test "$(stat_of get)" -ge 1
 t_check "show names the health error" grep -q '^ *- local_error$' "$OUT"
+want_stat "the local error cost the NI one step of health (100)" \
+	"health value" -eq 900 net show -v --net tcp
+t_check "... and net show -v counts it" test "$(stat_of error)" = 1
+want_stat "stats show counts the local error" local_error_count -eq \
+	"$((${errors_before:-0} + 1))" stats show
 lc_ok "drop del --all (g0)" fault drop del --all
 t_retry "ping works again after the health_error rule" 30 \
 	"$LNETCTL" ping "$peer_nid" --timeout 2
+want_stat "a successful ping gave the NI its health back" "health value" \
+	-eq 1000 net show -v --net tcp
+lc_ok "net set --health 200 (by hand)" net set --nid "$my_nid" --health 200
+want_stat "... net show -v says 200" "health value" -eq 200 net show -v --net tcp
+lc_ok "net set --all --health 1000" net set --all --health 1000
+want_stat "... net show -v says 1000" "health value" -eq 1000 net show -v --net tcp
+
+# a peer's health: set by hand, raised by what is received from it
+lc_ok "peer set --health 300" peer set --nid "$peer_nid" --health 300
+want_stat "peer show -v says 300" "health value" -eq 300 peer show -v --nid "$peer_nid"
+timed_ping 10
+t_check "ping of the unhealthy peer works" test "$PING_RC" = 0
+want_stat "its REPLY raised the peer one step (400)" "health value" -eq 400 \
+	peer show -v --nid "$peer_nid"
+lc_refused "peer set of an unknown peer: ENOENT" "cannot set the health of" \
+	peer set --nid 10.99.99.1@tcp --health 5
+lc_refused "net set --health 1001: out of range" "health" \
+	net set --all --health 1001
+lc_ok "peer set --all --health 1000" peer set --all --health 1000
+want_stat "... peer show -v says 1000" "health value" -eq 1000 \
+	peer show -v --nid "$peer_nid"
 
 # response tracking: a REPLY that never comes is timed out by LNet at
 # transaction_timeout, whatever the waiter's own timeout

@@ -277,7 +277,9 @@ t_check "... and the kernel log names the tunable" \
 lc_has "global show: retry_count still 2" "retry_count: 2" global show
 lc_ok "set discovery 1 (the default)" set discovery 1
 lc_err "set discovery 0: EOPNOTSUPP (no discovery yet)" 95 set discovery 0
-lc_err "set health_sensitivity 1000: EOPNOTSUPP (no health yet)" 95 set health_sensitivity 1000
+lc_ok "set health_sensitivity 50" set health_sensitivity 50
+lc_has "global show: health_sensitivity 50" "health_sensitivity: 50" global show
+lc_ok "set health_sensitivity 100 (back to its default)" set health_sensitivity 100
 # write_refused PARAM VALUE [WHY]: writing VALUE to PARAM fails, and
 # PARAM keeps its value
 write_refused() {

@@ -238,6 +238,16 @@ void lnet_fault_init(void);
 void lnet_fault_clear(void);
 void lnet_fault_fini(void);
 
+/* health.c */
+enum lnet_msg_status lnet_health_status_of(int status);
+bool lnet_health_blames_local(enum lnet_msg_status hs);
+bool lnet_health_blames_remote(enum lnet_msg_status hs);
+int lnet_health_step(int value, int delta);
+void lnet_health_check(struct lnet_msg *msg, int status);
+void lnet_peer_health_unhash(struct lnet_peer *peer);
+int lnet_ni_set_health(lnet_nid_t nid, bool all, int value);
+int lnet_peer_set_health(lnet_nid_t nid, bool all, int value);
+
 /* credits.c */
 int lnet_credits_acquire(struct lnet_msg *msg);
 void lnet_credits_return(struct lnet_msg *msg);
@@ -251,6 +261,7 @@ struct lnet_peer *lnet_peer_get(struct lnet_ni *ni, lnet_nid_t nid,
 				gfp_t gfp);
 void lnet_peer_put(struct lnet_peer *peer);
 void lnet_peers_del_ni(struct lnet_ni *ni, struct list_head *queued);
+struct lnet_peer *lnet_peer_find_locked(lnet_nid_t nid);
 int lnet_peers_init(void);
 void lnet_peers_fini(void);
 

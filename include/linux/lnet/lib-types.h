@@ -268,6 +268,29 @@ struct lnet_portal {
 
 /* ---- NIs, peers, messages ------------------------------------------------- */
 
+/*
+ * What became of a message, for health and resend (Documentation/wire/
+ * routing-health-multirail.md, "Message health status"). Fault injection
+ * sets the status of the send failures it simulates.
+ */
+enum lnet_msg_status {
+	LNET_MSG_STATUS_OK,
+	LNET_MSG_STATUS_LOCAL_INTERRUPT,
+	LNET_MSG_STATUS_LOCAL_DROPPED,
+	LNET_MSG_STATUS_LOCAL_ABORTED,
+	LNET_MSG_STATUS_LOCAL_NO_ROUTE,
+	LNET_MSG_STATUS_LOCAL_ERROR,
+	LNET_MSG_STATUS_LOCAL_TIMEOUT,
+	LNET_MSG_STATUS_REMOTE_ERROR,
+	LNET_MSG_STATUS_REMOTE_DROPPED,
+	LNET_MSG_STATUS_REMOTE_TIMEOUT,
+	LNET_MSG_STATUS_NETWORK_TIMEOUT,
+	LNET_MSG_NSTATUS
+};
+
+/* Health values (health.c): 0 (failing) .. LNET_MAX_HEALTH (healthy). */
+#define LNET_MAX_HEALTH		1000
+
 enum lnet_ni_state {
 	LNET_NI_STATE_INIT,
 	LNET_NI_STATE_UP,
@@ -282,6 +305,7 @@ struct lnet_ni_stats {
 	u64	recv_length;
 	u64	drop_count;
 	u64	drop_length;
+	u64	health[LNET_MSG_NSTATUS];	/* failures by status */
 	/* after the counters: stats.c sums them as an array of u64 */
 	struct u64_stats_sync syncp;
 };
@@ -324,6 +348,8 @@ struct lnet_ni {
 	int			min_tx_credits;
 	int			peer_tx_credits;	/* each peer's max */
 	struct list_head	tx_queue;
+
+	atomic_t		healthv;	/* 0..LNET_MAX_HEALTH */
 };
 
 struct lnet_peer {
@@ -343,6 +369,9 @@ struct lnet_peer {
 	u64			send_count;
 	unsigned long		last_used;	/* jiffies of the last get */
 	bool			unhashed;
+	/* health of the peer's NI: 0..LNET_MAX_HEALTH, failures by status */
+	int			healthv;
+	u64			hstats[LNET_MSG_NSTATUS];
 };
 
 /*
@@ -350,24 +379,6 @@ struct lnet_peer {
  * payload (lnet_msg_iter()) on send, and receives into the iterator that
  * recv() is handed. An LND never frees a message: it calls lnet_finalize().
  */
-/*
- * What became of a message, for health and resend (Documentation/wire/
- * routing-health-multirail.md, "Message health status"). Fault injection
- * sets the status of the send failures it simulates.
- */
-enum lnet_msg_status {
-	LNET_MSG_STATUS_OK,
-	LNET_MSG_STATUS_LOCAL_INTERRUPT,
-	LNET_MSG_STATUS_LOCAL_DROPPED,
-	LNET_MSG_STATUS_LOCAL_ABORTED,
-	LNET_MSG_STATUS_LOCAL_NO_ROUTE,
-	LNET_MSG_STATUS_LOCAL_ERROR,
-	LNET_MSG_STATUS_LOCAL_TIMEOUT,
-	LNET_MSG_STATUS_REMOTE_ERROR,
-	LNET_MSG_STATUS_REMOTE_DROPPED,
-	LNET_MSG_STATUS_REMOTE_TIMEOUT,
-	LNET_MSG_STATUS_NETWORK_TIMEOUT,
-};
 
 struct lnet_msg {
 	struct list_head	list;		/* a credit, lazy or fault queue */
@@ -414,6 +425,7 @@ struct lnet_counters {
 	u64	drop_length;
 	u64	errors;
 	u64	response_timeout_count;	/* ACKs and REPLYs that never came */
+	u64	health[LNET_MSG_NSTATUS];	/* finalized messages by status */
 	/* after the counters: stats.c sums them as an array of u64 */
 	struct u64_stats_sync syncp;
 };
@@ -452,6 +464,8 @@ struct lnet_core {
 	struct lnet_htable	peers;
 	struct list_head	peer_list;	/* every peer in @peers; RCU readers */
 	unsigned int		npeers;		/* on @peer_list */
+	/* peers below LNET_MAX_HEALTH: receives look their sender up */
+	atomic_t		peers_unhealthy;
 	/* peers whose @tx_queue may be non-empty: the expiry scan's list */
 	struct list_head	peers_waiting;
 

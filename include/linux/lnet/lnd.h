@@ -55,8 +55,8 @@ struct socket;
  *	on a lazy portal. Return 0, or -errno without finalizing (the core
  *	then finalizes @msg with that error).
  * @notify_peer_down: the core considers @nid dead; close its connections.
- *	Not called yet: nothing in the core judges a peer dead before peer
- *	health exists.
+ *	Not called yet: the core keeps peer health (health.c) but does not
+ *	judge a peer dead by it yet.
  * @accept: the acceptor matched a connection request to @ni: take over
  *	@sock (only LNDs that use the acceptor). @deadline (jiffies) is the
  *	handshake's, set when the connection was accepted: the LND's part
@@ -160,6 +160,17 @@ static inline int lnet_ni_credits(const struct lnet_ni *ni)
 static inline const struct lnet_hdr *lnet_msg_hdr(const struct lnet_msg *msg)
 {
 	return &msg->hdr;
+}
+
+/*
+ * Why @msg failed (enum lnet_msg_status), for health and resend: set it
+ * before finalizing @msg with an error. Left unset, the core judges by
+ * the errno (lnet_health_status_of()).
+ */
+static inline void lnet_msg_set_health(struct lnet_msg *msg,
+				       enum lnet_msg_status hs)
+{
+	msg->health_status = hs;
 }
 
 /* The payload bytes send() must transmit. */

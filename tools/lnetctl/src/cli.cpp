@@ -51,6 +51,8 @@ private:
 	void lnet_verbs();
 	void net_verbs();
 	void peer_verbs();
+	CLI::App *health_set(CLI::App *set, HealthSetArgs &args,
+			     const std::string &what);
 	void route_verbs();
 	void other_verbs();
 	void fault_verbs();
@@ -73,7 +75,9 @@ private:
 	NetAddArgs net_add_;
 	NetDelArgs net_del_;
 	NetShowArgs net_show_;
+	NetSetArgs net_set_;
 	PeerShowArgs peer_show_;
+	PeerSetArgs peer_set_;
 	RouteAddArgs route_add_;
 	RouteDelArgs route_del_;
 	RouteShowArgs route_show_;
@@ -171,6 +175,20 @@ void Cli::net_verbs()
 		->type_name("NET");
 	add_verbose(show, net_show_.verbose);
 	bind(show, net_show_);
+
+	bind(health_set(net->add_subcommand("set", "set a local NI's health"),
+			net_set_, "local NI"), net_set_);
+}
+
+CLI::App *Cli::health_set(CLI::App *set, HealthSetArgs &args,
+			  const std::string &what)
+{
+	set->add_option("--nid", args.nid, "the " + what + "'s NID")
+		->type_name("NID");
+	set->add_flag("--all", args.all, "every " + what);
+	add_int(set, "--health", args.health,
+		"health value, 0 (failing) to 1000 (healthy)");
+	return set;
 }
 
 void Cli::peer_verbs()
@@ -183,6 +201,9 @@ void Cli::peer_verbs()
 			 "only the peer that has this NID")->type_name("NID");
 	add_verbose(show, peer_show_.verbose);
 	bind(show, peer_show_);
+
+	bind(health_set(peer->add_subcommand("set", "set a peer NI's health"),
+			peer_set_, "peer NI"), peer_set_);
 }
 
 void Cli::route_verbs()
@@ -471,8 +492,12 @@ Outcome execute(Kernel &kernel, const Command &command)
 				return net_del(kernel, a);
 			else if constexpr (std::is_same_v<T, NetShowArgs>)
 				return net_show(kernel, a);
+			else if constexpr (std::is_same_v<T, NetSetArgs>)
+				return net_set(kernel, a);
 			else if constexpr (std::is_same_v<T, PeerShowArgs>)
 				return peer_show(kernel, a);
+			else if constexpr (std::is_same_v<T, PeerSetArgs>)
+				return peer_set(kernel, a);
 			else if constexpr (std::is_same_v<T, RouteAddArgs>)
 				return route_add(kernel, a);
 			else if constexpr (std::is_same_v<T, RouteDelArgs>)

@@ -19,7 +19,8 @@
 namespace lnetctl {
 
 using Command = std::variant<LnetConfigureArgs, LnetUnconfigureArgs, NetAddArgs,
-			     NetDelArgs, NetShowArgs, PeerShowArgs, RouteAddArgs,
+			     NetDelArgs, NetShowArgs, NetSetArgs, PeerShowArgs,
+			     PeerSetArgs, RouteAddArgs,
 			     RouteDelArgs, RouteShowArgs, PingArgs, StatsShowArgs,
 			     StatsResetArgs, GlobalShowArgs, SetArgs, ExportArgs,
 			     ImportArgs, FaultAddArgs, FaultDelArgs, FaultResetArgs,

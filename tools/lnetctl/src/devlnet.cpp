@@ -113,6 +113,14 @@ NiHealth DevLnet::get_ni_health(lnet_nid_t nid)
 	return unpack_ni_health(s);
 }
 
+void DevLnet::set_health(HealthOf what, std::optional<lnet_nid_t> nid,
+			 std::int32_t value)
+{
+	auto s = pack_set_health(what, nid, value);
+
+	do_ioctl(LNET_IOC_SET_HEALTHV, &s);
+}
+
 std::vector<PeerInfo> DevLnet::get_peers()
 {
 	std::vector<PeerInfo> peers;

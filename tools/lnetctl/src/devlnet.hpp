@@ -27,6 +27,8 @@ public:
 	std::vector<NiInfo> get_nis() override;
 	MsgStats get_ni_stats(lnet_nid_t nid) override;
 	NiHealth get_ni_health(lnet_nid_t nid) override;
+	void set_health(HealthOf what, std::optional<lnet_nid_t> nid,
+			std::int32_t value) override;
 	std::vector<PeerInfo> get_peers() override;
 	void add_route(const RouteConfig &route) override;
 	void del_route(std::uint32_t net, lnet_nid_t gateway) override;

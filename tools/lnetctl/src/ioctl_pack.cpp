@@ -282,6 +282,20 @@ lnet_ioctl_ni_health pack_get_ni_health(lnet_nid_t nid)
 	return s;
 }
 
+lnet_ioctl_set_health pack_set_health(HealthOf what,
+				      std::optional<lnet_nid_t> nid,
+				      std::int32_t value)
+{
+	auto s = v2_struct(&lnet_ioctl_set_health::sh_hdr);
+
+	s.sh_type = what == HealthOf::local_ni ? LNET_HEALTH_LOCAL_NI :
+						 LNET_HEALTH_PEER_NI;
+	s.sh_nid = nid.value_or(LNET_NID_ANY);
+	s.sh_all = !nid;
+	s.sh_value = value;
+	return s;
+}
+
 NiHealth unpack_ni_health(const lnet_ioctl_ni_health &r)
 {
 	NiHealth h;

@@ -119,6 +119,8 @@ struct MsgStats {
 	bool operator==(const MsgStats &) const = default;
 };
 
+enum class HealthOf { local_ni, peer_ni };
+
 struct NiHealth {
 	std::int32_t health_value = 1000;
 	bool fatal_error = false;
@@ -267,6 +269,10 @@ public:
 	virtual NiHealth get_ni_health(lnet_nid_t nid) = 0;
 
 	virtual std::vector<PeerInfo> get_peers() = 0;
+
+	// Health of one local NI or peer NI (@nid), or of all (nullopt).
+	virtual void set_health(HealthOf what, std::optional<lnet_nid_t> nid,
+				std::int32_t value) = 0;
 
 	virtual void add_route(const RouteConfig &route) = 0;
 	virtual void del_route(std::uint32_t net, lnet_nid_t gateway) = 0;

@@ -211,7 +211,7 @@ TEST(Cli, UnknownVerbs)
 {
 	expect_usage_error({ "frobnicate" }, "unknown command 'frobnicate'");
 	expect_usage_error({ "net", "frob" }, "lnetctl net: unknown command 'frob' "
-					      "(one of: add, del, show)");
+					      "(one of: add, del, show, set)");
 	expect_usage_error({ "lnet", "start" }, "unknown command 'start'");
 }
 

@@ -5,6 +5,8 @@
 
 #include <sstream>
 
+#include <lnet/nid.hpp>
+
 #include "cli.hpp"
 #include "fake_kernel.hpp"
 #include "test_util.hpp"
@@ -298,6 +300,45 @@ TEST(Commands, PeerShowFilter)
 	r = run_words(k, { "peer", "show", "--nid", "nonsense" });
 	EXPECT_EQ(r.status, 1);
 	EXPECT_NE(r.err.find("invalid NID 'nonsense'"), std::string::npos);
+}
+
+TEST(Commands, HealthSet)
+{
+	FakeKernel k = node();
+	lnet_nid_t ni_nid = k.nis.back().config.nid;
+	PeerInfo p;
+	p.primary_nid = peer_nid;
+	PeerNiInfo a;
+	a.nid = peer_nid;
+	p.nis = { a };
+	k.peers = { p };
+
+	Result r = run_words(k, { "net", "set", "--nid", lnet::nid_to_string(ni_nid),
+				  "--health", "500" });
+	EXPECT_EQ(r.status, 0) << r.err;
+	EXPECT_EQ(k.ni_health[ni_nid].health_value, 500);
+	r = run_words(k, { "peer", "set", "--all", "--health", "0" });
+	EXPECT_EQ(r.status, 0) << r.err;
+	EXPECT_EQ(k.peers[0].nis[0].health_value, 0);
+	r = run_words(k, { "peer", "set", "--nid", "192.168.1.11@tcp", "--health",
+			   "1000" });
+	EXPECT_EQ(r.status, 0) << r.err;
+	EXPECT_EQ(k.peers[0].nis[0].health_value, 1000);
+
+	r = run_words(k, { "peer", "set", "--nid", "9.9.9.9@tcp", "--health", "1" });
+	EXPECT_EQ(r.status, 1);
+	EXPECT_NE(r.err.find("cannot set the health of 9.9.9.9@tcp"),
+		  std::string::npos) << r.err;
+	r = run_words(k, { "net", "set", "--all", "--health", "1001" });
+	EXPECT_EQ(r.status, 1);
+	EXPECT_NE(r.err.find("health"), std::string::npos) << r.err;
+	r = run_words(k, { "net", "set", "--health", "5" });
+	EXPECT_EQ(r.status, 1);
+	EXPECT_NE(r.err.find("give --nid or --all"), std::string::npos) << r.err;
+	r = run_words(k, { "net", "set", "--all" });
+	EXPECT_EQ(r.status, 1);
+	EXPECT_NE(r.err.find("give --health"), std::string::npos) << r.err;
+	EXPECT_EQ(k.ni_health[ni_nid].health_value, 500);
 }
 
 TEST(Commands, RouteAdd)

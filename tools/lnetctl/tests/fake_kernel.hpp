@@ -147,6 +147,31 @@ public:
 		return ni_health[nid];
 	}
 
+	void set_health(HealthOf what, std::optional<lnet_nid_t> nid,
+			std::int32_t value) override
+	{
+		enter("set_health");
+		need_configured();
+		if (what == HealthOf::local_ni) {
+			for (const auto &ni : nis)
+				if (!nid || ni.config.nid == *nid)
+					ni_health[ni.config.nid].health_value = value;
+			if (nid)
+				need_ni(*nid);
+			return;
+		}
+		bool found = !nid;
+
+		for (auto &p : peers)
+			for (auto &pni : p.nis)
+				if (!nid || pni.nid == *nid) {
+					pni.health_value = value;
+					found = true;
+				}
+		if (!found)
+			throw KernelError(ENOENT, "No such file or directory");
+	}
+
 	std::vector<PeerInfo> get_peers() override
 	{
 		enter("get_peers");

@@ -303,6 +303,17 @@ TEST(IoctlPack, PeerNiAndNiStats)
 	h.lnh_fatal_error = 1;
 	EXPECT_EQ(unpack_ni_health(h).health_value, 900);
 	EXPECT_TRUE(unpack_ni_health(h).fatal_error);
+
+	lnet_ioctl_set_health sh = pack_set_health(HealthOf::peer_ni, gw_nid, 300);
+	EXPECT_EQ(u32_at(sh, 0), 32U);
+	EXPECT_EQ(u64_at(sh, 8), gw_nid);
+	EXPECT_EQ(u32_at(sh, 16), std::uint32_t{ LNET_HEALTH_PEER_NI });
+	EXPECT_EQ(u32_at(sh, 20), 300U);
+	EXPECT_EQ(u32_at(sh, 24), 0U);
+	sh = pack_set_health(HealthOf::local_ni, std::nullopt, 0);
+	EXPECT_EQ(u64_at(sh, 8), LNET_NID_ANY);
+	EXPECT_EQ(u32_at(sh, 16), std::uint32_t{ LNET_HEALTH_LOCAL_NI });
+	EXPECT_EQ(u32_at(sh, 24), 1U);
 }
 
 }  // namespace

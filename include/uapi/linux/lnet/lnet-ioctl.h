@@ -332,6 +332,19 @@ struct lnet_ioctl_ni_health {
 	__s64	lnh_next_ping;		/* 80 s until the next recovery ping */
 };					/* 88 */
 
+/* SET_HEALTHV, project-defined: set the health of local NIs or peers. */
+#define LNET_HEALTH_LOCAL_NI	0
+#define LNET_HEALTH_PEER_NI	1
+
+struct lnet_ioctl_set_health {
+	struct lnet_ioctl_hdr sh_hdr;	/*  0 */
+	__u64	sh_nid;			/*  8 ignored with sh_all */
+	__u32	sh_type;		/* 16 LNET_HEALTH_* */
+	__s32	sh_value;		/* 20 0..1000 */
+	__u32	sh_all;			/* 24 every local NI / every peer */
+	__u32	sh_pad;			/* 28 zero */
+};					/* 32 */
+
 /* GET_LNET_STATS, project-defined: global counters ("lnetctl stats show"),
  * in the order lnetctl prints them.
  */
@@ -630,6 +643,8 @@ LNET_IOCTL_ASSERT(sizeof(struct lnet_ioctl_msg_stats) == 144, "msg stats");
 LNET_IOCTL_ASSERT(sizeof(struct lnet_ioctl_ni_msg_stats) == 160, "NI msg stats");
 LNET_IOCTL_ASSERT(sizeof(struct lnet_ioctl_ni_health) == 88, "NI health");
 LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_ni_health, lnh_next_ping, 80);
+LNET_IOCTL_ASSERT(sizeof(struct lnet_ioctl_set_health) == 32, "set health");
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_set_health, sh_all, 24);
 LNET_IOCTL_ASSERT(sizeof(struct lnet_ioctl_lnet_stats) == 216, "lnet stats");
 LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_lnet_stats, st_drop_length, 208);
 LNET_IOCTL_ASSERT(sizeof(struct lnet_ioctl_peer_ni) == 264, "peer NI");

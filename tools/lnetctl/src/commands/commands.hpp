@@ -59,6 +59,23 @@ struct NetShowArgs {
 	bool operator==(const NetShowArgs &) const = default;
 };
 
+// net set / peer set: the health of one NI (--nid) or of all (--all)
+struct HealthSetArgs {
+	std::string nid;
+	bool all = false;
+	std::optional<std::int64_t> health;
+
+	bool operator==(const HealthSetArgs &) const = default;
+};
+
+struct NetSetArgs : HealthSetArgs {
+	bool operator==(const NetSetArgs &) const = default;
+};
+
+struct PeerSetArgs : HealthSetArgs {
+	bool operator==(const PeerSetArgs &) const = default;
+};
+
 struct PeerShowArgs {
 	std::string nid;
 	int verbose = 0;
@@ -183,7 +200,9 @@ Outcome lnet_unconfigure(Kernel &k, const LnetUnconfigureArgs &a);
 Outcome net_add(Kernel &k, const NetAddArgs &a);
 Outcome net_del(Kernel &k, const NetDelArgs &a);
 Outcome net_show(Kernel &k, const NetShowArgs &a);
+Outcome net_set(Kernel &k, const NetSetArgs &a);
 Outcome peer_show(Kernel &k, const PeerShowArgs &a);
+Outcome peer_set(Kernel &k, const PeerSetArgs &a);
 Outcome route_add(Kernel &k, const RouteAddArgs &a);
 Outcome route_del(Kernel &k, const RouteDelArgs &a);
 Outcome route_show(Kernel &k, const RouteShowArgs &a);
