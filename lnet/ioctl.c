@@ -798,6 +798,9 @@ static int lnet_ioc_get_stats(struct lnet_ioc_ctx *ctx)
 		sum.health[LNET_MSG_STATUS_REMOTE_TIMEOUT];
 	st->st_network_timeout_count =
 		sum.health[LNET_MSG_STATUS_NETWORK_TIMEOUT];
+	st->st_resend_count = sum.resend_count;
+	st->st_successful_resends = sum.successful_resends;
+	st->st_failed_resends = sum.failed_resends;
 	return 0;
 }
 

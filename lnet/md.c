@@ -450,6 +450,17 @@ bool lnet_md_unlink(struct lnet_libmd *md)
 	return lnet_md_finish_unlink(md);
 }
 
+/* @md is being unlinked or its answer timed out: nothing more for it. */
+bool lnet_md_unlinking(struct lnet_libmd *md)
+{
+	bool unlinking;
+
+	spin_lock_bh(&md->slot->lock);
+	unlinking = md->flags & (LNET_MD_FL_UNLINK_REQ | LNET_MD_FL_RSP_EXPIRED);
+	spin_unlock_bh(&md->slot->lock);
+	return unlinking;
+}
+
 /*
  * @msg, a PUT asking for an ACK or a GET, failed: no answer is coming, so
  * @md stops waiting for one (one of those waited for from that peer).

@@ -145,6 +145,7 @@ static void __exit lnet_exit(void)
 	lnet_dev_fini();
 	lnet_shutdown_all();
 	lnet_fault_fini();
+	lnet_resend_fini();
 	lnet_credits_fini();
 
 	lnet_debugfs_fini();

@@ -81,6 +81,7 @@ void lnet_ni_send(struct lnet_msg *msg)
 	idx = srcu_read_lock(&lnet_core.lnd_srcu);
 	if (READ_ONCE(ni->state) != LNET_NI_STATE_UP) {
 		srcu_read_unlock(&lnet_core.lnd_srcu, idx);
+		msg->no_resend = 1;
 		lnet_finalize(msg, -ESHUTDOWN);
 		return;
 	}
@@ -94,8 +95,10 @@ void lnet_ni_send(struct lnet_msg *msg)
 	msg->private = NULL;
 	rc = ni->lnd->send(ni, private, msg);	/* @msg may be gone */
 	srcu_read_unlock(&lnet_core.lnd_srcu, idx);
-	if (rc < 0)
+	if (rc < 0) {
+		msg->no_resend = 1;	/* the LND refused it outright */
 		lnet_finalize(msg, rc);
+	}
 }
 
 /*
@@ -107,19 +110,23 @@ void lnet_msg_launch(struct lnet_msg *msg)
 	int rc;
 
 	msg->tx = 1;
+	lnet_resend_arm(msg);
 	if (!msg->txpeer && msg->ni != lnet_core.lo_ni) {
 		msg->txpeer = lnet_peer_get(msg->ni, msg->target.nid,
 					    GFP_ATOMIC);
 		if (!msg->txpeer) {
+			msg->no_resend = 1;
 			lnet_finalize(msg, -ENOMEM);
 			return;
 		}
 	}
 	rc = lnet_credits_acquire(msg);
-	if (rc < 0)
+	if (rc < 0) {
+		msg->no_resend = 1;
 		lnet_finalize(msg, rc);
-	else if (!rc)
+	} else if (!rc) {
 		lnet_ni_send(msg);
+	}
 	/* else queued for a credit: credits.c sends it */
 }
 

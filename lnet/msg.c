@@ -98,12 +98,16 @@ void lnet_finalize(struct lnet_msg *msg, int status)
 		return;
 	if (WARN_ON_ONCE(msg->finalized))
 		return;
+	lnet_health_check(msg, status);
+	if (status && msg->tx && lnet_resend(msg))
+		return;		/* it goes again; resend.c has it */
 	msg->finalized = 1;
 	msg->status = status;
 	trace_lnet_finalize(msg, status);
 	if (status)
 		lnet_counter_add(errors, 1);
-	lnet_health_check(msg, status);
+	else if (msg->retries)
+		lnet_counter_add(successful_resends, 1);
 
 	if (msg->tx && msg->rdma_get && msg->private)
 		lnet_rdma_get_abort(msg);

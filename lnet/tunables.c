@@ -7,7 +7,7 @@
  *   through lnet_int_param_ops, which rejects anything but a decimal (or
  *   0x-prefixed) integer within the tunable's range with -EINVAL, so the
  *   stored value is always valid. The ranges are the ones lnetctl accepts.
- *   This LNet has no resend, recovery, discovery, NUMA-aware
+ *   This LNet has no recovery, discovery, NUMA-aware
  *   selection or asymmetric-route checks yet: the tunables of those accept
  *   only their default (-EOPNOTSUPP and a message saying why otherwise,
  *   at load as at run time), so no admin believes a setting took effect.
@@ -121,9 +121,9 @@ LNET_TUNABLE_INERT(lnet_peer_discovery_disabled, lnet_peer_discovery_disabled,
 LNET_TUNABLE_INERT(lnet_drop_asym_route, lnet_drop_asym_route, 0, 0, 1,
 		   "asymmetric routes are not checked yet",
 		   "1: drop messages that arrive over an asymmetric route");
-LNET_TUNABLE_INERT(lnet_retry_count, lnet_retry_count, 2, 0, INT_MAX,
-		   "failed messages are not resent yet",
-		   "times a failed message is resent");
+LNET_TUNABLE(lnet_retry_count, lnet_retry_count, 2, 0, INT_MAX,
+	     "times a message that failed in a way another try could fix is sent again (resend.c); 0 never");
+LNET_EXPORT_FOR_TEST(lnet_retry_count);
 LNET_TUNABLE(lnet_transaction_timeout, lnet_transaction_timeout, 150, 1,
 	     INT_MAX,
 	     "seconds a message may wait for a peer's send credit or on a lazy portal, and an ACK or REPLY may take to come (response_tracking), before it fails");

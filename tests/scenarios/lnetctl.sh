@@ -269,12 +269,15 @@ t_check "lnet_transaction_timeout parameter is 100" test "$(param lnet_transacti
 lc_ok "set transaction_timeout 150" set transaction_timeout 150
 # what tunes a feature not implemented yet is refused, not stored: its
 # default only (a site's exported defaults still import)
-lc_ok "set retry_count 2 (its default)" set retry_count 2
-lc_err "set retry_count 3: EOPNOTSUPP (no resend yet)" 95 set retry_count 3
+lc_ok "set recovery_limit 0 (its default)" set recovery_limit 0
+lc_err "set recovery_limit 60: EOPNOTSUPP (no recovery yet)" 95 set recovery_limit 60
 t_check "... says why" grep -q "accepts only its default" "$ERR"
 t_check "... and the kernel log names the tunable" \
-	sh -c "dmesg | grep -q 'lnet_retry_count=3 refused: failed messages are not resent yet; only 2 is accepted'"
-lc_has "global show: retry_count still 2" "retry_count: 2" global show
+	sh -c "dmesg | grep -q 'lnet_recovery_limit=60 refused: NI recovery is not implemented yet; only 0 is accepted'"
+lc_has "global show: recovery_limit still 0" "recovery_limit: 0" global show
+lc_ok "set retry_count 3 (resend is implemented)" set retry_count 3
+lc_has "global show: retry_count 3" "retry_count: 3" global show
+lc_ok "set retry_count 2 (back to its default)" set retry_count 2
 lc_ok "set discovery 1 (the default)" set discovery 1
 lc_err "set discovery 0: EOPNOTSUPP (no discovery yet)" 95 set discovery 0
 lc_ok "set health_sensitivity 50" set health_sensitivity 50

@@ -127,6 +127,7 @@ bool lnet_md_exhausted(const struct lnet_libmd *md);
 bool lnet_md_active(const struct lnet_libmd *md);
 void lnet_md_commit(struct lnet_libmd *md, struct lnet_msg *msg);
 bool lnet_md_unlink(struct lnet_libmd *md);
+bool lnet_md_unlinking(struct lnet_libmd *md);
 bool lnet_md_slot_queue(struct lnet_md_slot *slot, struct lnet_ev_item *item);
 void lnet_md_slot_deliver(struct lnet_md_slot *slot);
 void lnet_msg_detach_md(struct lnet_msg *msg, int status);
@@ -247,6 +248,13 @@ void lnet_health_check(struct lnet_msg *msg, int status);
 void lnet_peer_health_unhash(struct lnet_peer *peer);
 int lnet_ni_set_health(lnet_nid_t nid, bool all, int value);
 int lnet_peer_set_health(lnet_nid_t nid, bool all, int value);
+
+/* resend.c */
+bool lnet_health_status_resendable(enum lnet_msg_status hs, bool local_alt,
+				   bool remote_alt);
+void lnet_resend_arm(struct lnet_msg *msg);
+bool lnet_resend(struct lnet_msg *msg);
+void lnet_resend_fini(void);
 
 /* credits.c */
 int lnet_credits_acquire(struct lnet_msg *msg);

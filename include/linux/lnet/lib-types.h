@@ -19,6 +19,8 @@
  *   lnet_core.eq_lock		the EQ handle table; a leaf
  *   lnet_core.lnd_srcu		(SRCU) core calls into an LND that could
  *				race with the NI's shutdown
+ *   lnet_resend_lock		messages waiting to be resent (resend.c);
+ *				a leaf
  *
  * The nesting shown is the only one allowed: a portal lock may be held
  * while taking one MD slot lock; nothing else nests. EQ callbacks run with
@@ -397,7 +399,9 @@ struct lnet_msg {
 	unsigned int		wanted;		/* rx: payload on the wire */
 	int			status;
 	unsigned long		fault_release;	/* jiffies; held by a delay rule */
+	unsigned long		resend_deadline; /* jiffies; no resend after */
 	u8			health_status;	/* enum lnet_msg_status */
+	u8			retries;	/* times resent (resend.c) */
 
 	unsigned int		tx:1;		/* being (or to be) sent */
 	unsigned int		tx_peer_credit:1;
@@ -409,6 +413,7 @@ struct lnet_msg {
 	unsigned int		delayed:1;	/* waited on a lazy portal */
 	unsigned int		finalized:1;
 	unsigned int		fault_passed:1;	/* tx: the rules were applied */
+	unsigned int		no_resend:1;	/* tx: failed before an LND had it */
 
 	struct lnet_ev_item	ev;
 };
@@ -426,6 +431,9 @@ struct lnet_counters {
 	u64	errors;
 	u64	response_timeout_count;	/* ACKs and REPLYs that never came */
 	u64	health[LNET_MSG_NSTATUS];	/* finalized messages by status */
+	u64	resend_count;		/* messages sent again (resend.c) */
+	u64	successful_resends;	/* ... that then went */
+	u64	failed_resends;		/* failed with no retries left */
 	/* after the counters: stats.c sums them as an array of u64 */
 	struct u64_stats_sync syncp;
 };
