@@ -12,7 +12,10 @@
 # then on g0 alone: a send-side rule (--health_error local_error) fails
 # the ping at once and counts it, and costs the NI health (net show -v,
 # stats show) until pings succeed again; a peer's health set by hand
-# (peer set --health) rises with each REPLY received from it; a rule dropping g1's REPLYs makes the
+# (peer set --health) rises with each REPLY received from it; with a
+# second NI (tcp1 on eth0), sends failed with local_dropped are resent:
+# all tries failing ends the ping after retry_count (2) resends, one try
+# in two failing (--rate 2) loses no ping; a rule dropping g1's REPLYs makes the
 # ping (--timeout 60) fail at transaction_timeout (3 s: response
 # tracking), counted in stats; bad input and an unprivileged user are
 # refused. Both guests finally unload LNet with rules still installed, g1
@@ -275,6 +278,35 @@ lc_refused "net set --health 1001: out of range" "health" \
 lc_ok "peer set --all --health 1000" peer set --all --health 1000
 want_stat "... peer show -v says 1000" "health value" -eq 1000 \
 	peer show -v --nid "$peer_nid"
+
+# resend: a local failure is tried again when there is another NI
+lc_ok "net add tcp1 on eth0 (a second NI allows local resend)" \
+	net add --net tcp1 --if eth0
+lc stats show >/dev/null
+resent0=$(stat_of resend_count)
+failed0=$(stat_of failed_resends)
+ok0=$(stat_of successful_resends)
+lc_ok "drop add: every send to g1 fails with local_dropped" fault drop add \
+	--source "$my_nid" --dest "$peer_nid" --rate 1 --health_error local_dropped
+timed_ping 10
+t_check "ping fails when every try fails" test "$PING_RC" != 0
+want_stat "... after 3 tries (the rule failed 3 sends)" dropped -eq 3 fault drop show
+want_stat "... 2 of them resends" resend_count -eq "$((${resent0:-0} + 2))" stats show
+t_check "... counted as one failed resend" \
+	test "$(stat_of failed_resends)" = "$((${failed0:-0} + 1))"
+lc_ok "drop del --all (every try)" fault drop del --all
+lc_ok "drop add: one send in two fails with local_dropped" fault drop add \
+	--source "$my_nid" --dest "$peer_nid" --rate 2 --health_error local_dropped
+lost=0
+for ((i = 0; i < 6; i++)); do
+	"$LNETCTL" ping "$peer_nid" --timeout 5 >/dev/null 2>&1 || lost=$((lost + 1))
+done
+t_check "6 pings through a rate-2 local_dropped rule: none lost ($lost)" test "$lost" = 0
+want_stat "... the rule failed some sends" dropped -ge 2 fault drop show
+want_stat "... each resent and then through" successful_resends -ge \
+	"$((${ok0:-0} + 2))" stats show
+lc_ok "drop del --all (one in two)" fault drop del --all
+lc_ok "net del tcp1" net del --net tcp1
 
 # response tracking: a REPLY that never comes is timed out by LNet at
 # transaction_timeout, whatever the waiter's own timeout
