@@ -80,6 +80,20 @@ int lnet_health_step(int value, int delta)
 }
 LNET_EXPORT_FOR_TEST(lnet_health_step);
 
+/*
+ * An NI whose health fell to 0 says DOWN in the ping info until its health
+ * is full again (spec 3.1): peers then keep away from it.
+ */
+static void lnet_ni_health_moved(struct lnet_ni *ni, int old, int new)
+{
+	if (!new && old &&
+	    !test_and_set_bit(LNET_NI_HEALTH_DOWN, &ni->health_flags))
+		lnet_ping_status_changed();
+	else if (new == LNET_MAX_HEALTH &&
+		 test_and_clear_bit(LNET_NI_HEALTH_DOWN, &ni->health_flags))
+		lnet_ping_status_changed();
+}
+
 static void lnet_ni_health_add(struct lnet_ni *ni, int delta)
 {
 	int old = atomic_read(&ni->healthv);
@@ -90,6 +104,7 @@ static void lnet_ni_health_add(struct lnet_ni *ni, int delta)
 		if (new == old)
 			return;
 	} while (!atomic_try_cmpxchg(&ni->healthv, &old, new));
+	lnet_ni_health_moved(ni, old, new);
 }
 
 /* Keeps lnet_core.peers_unhealthy in step with the peers' values. */
@@ -194,7 +209,8 @@ int lnet_ni_set_health(lnet_nid_t nid, bool all, int value)
 	list_for_each_entry_rcu(ni, &lnet_core.nis, list) {
 		if (ni == lnet_core.lo_ni || (!all && ni->nid != nid))
 			continue;
-		atomic_set(&ni->healthv, value);
+		lnet_ni_health_moved(ni, atomic_xchg(&ni->healthv, value),
+				     value);
 		rc = 0;
 	}
 	rcu_read_unlock();

@@ -522,7 +522,9 @@ static int lnet_ioc_get_ni(struct lnet_ioc_ctx *ctx)
 			c->lic_cpts[k] = k;
 	}
 	c->lic_ncpts = ncpt;
-	c->lic_status = READ_ONCE(ni->state) == LNET_NI_STATE_UP ?
+	/* as the ping info says: down too while health is at 0 */
+	c->lic_status = READ_ONCE(ni->state) == LNET_NI_STATE_UP &&
+			!test_bit(LNET_NI_HEALTH_DOWN, &ni->health_flags) ?
 			LNET_IOCTL_NI_STATUS_UP : LNET_IOCTL_NI_STATUS_DOWN;
 	c->lic_dev_cpt = -1;	/* the device's NUMA node is not known */
 	c->lic_pad = 0;

@@ -146,6 +146,7 @@ static void __exit lnet_exit(void)
 	lnet_shutdown_all();
 	lnet_fault_fini();
 	lnet_resend_fini();
+	lnet_ping_status_flush();
 	lnet_credits_fini();
 
 	lnet_debugfs_fini();

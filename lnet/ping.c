@@ -42,6 +42,13 @@ struct lnet_ping_buffer {
 	struct lnet_ping_info	*info;
 };
 
+/* What @ni says of itself in the ping info. */
+static u32 lnet_ni_ping_status(const struct lnet_ni *ni)
+{
+	return test_bit(LNET_NI_HEALTH_DOWN, &ni->health_flags) ?
+	       LNET_NI_STATUS_DOWN : LNET_NI_STATUS_UP;
+}
+
 /**
  * lnet_ping_info_fill() - write this node's ping info
  * @buf: where to
@@ -72,7 +79,7 @@ size_t lnet_ping_info_fill(void *buf, size_t size, u32 seq)
 	/* the loopback NI is first on the list, as entry 0 must be */
 	list_for_each_entry(ni, &lnet_core.nis, list) {
 		ent.nid = ni->nid;
-		ent.status = i ? LNET_NI_STATUS_UP : seq;
+		ent.status = i ? lnet_ni_ping_status(ni) : seq;
 		ent.msg_size = 0;
 		if (lnet_ping_info_size(i + 1) <= size)
 			info->ni[i] = ent;
@@ -187,6 +194,45 @@ void lnet_ping_target_fini(void)
 		       !atomic_read(&lnet_core.ping.retiring));
 	LNetEQFree(lnet_core.ping.eqh);
 }
+
+/*
+ * An NI's health crossed 0 or came back to full: rewrite the statuses in
+ * the posted info. Under api_mutex the NI list is the one the info was
+ * built from; a REPLY reading the info meanwhile sends the old or the new
+ * status word, either of them whole.
+ */
+static void lnet_ping_status_refresh(struct work_struct *work)
+{
+	struct lnet_ping_info *info;
+	struct lnet_ni *ni;
+	unsigned int i = 0;
+
+	mutex_lock(&lnet_core.api_mutex);
+	if (lnet_core.ping.cur) {
+		info = lnet_core.ping.cur->info;
+		list_for_each_entry(ni, &lnet_core.nis, list) {
+			if (i && i < info->nnis)
+				info->ni[i].status = lnet_ni_ping_status(ni);
+			i++;
+		}
+	}
+	mutex_unlock(&lnet_core.api_mutex);
+}
+
+static DECLARE_WORK(lnet_ping_status_work, lnet_ping_status_refresh);
+
+/* Health moved an NI's status; context: any, no lock needed. */
+void lnet_ping_status_changed(void)
+{
+	queue_work(system_wq, &lnet_ping_status_work);
+}
+
+/* Wait for a refresh under way (module unload; tests). */
+void lnet_ping_status_flush(void)
+{
+	flush_work(&lnet_ping_status_work);
+}
+LNET_EXPORT_FOR_TEST(lnet_ping_status_flush);
 
 /* The NI list changed: answer with the new list from now on. */
 int lnet_ping_target_update(void)

@@ -197,7 +197,9 @@ static void ping_client_timeout(struct kunit *test)
 }
 
 /* A peer's GET on portal 0 (what "lctl ping" sends) gets the info. */
-static void ping_responder(struct kunit *test)
+/* A peer's GET of our ping info, answered through the fake LND. */
+static struct lnet_ping_info *ping_served(struct kunit *test,
+					  unsigned int *lenp)
 {
 	struct lnet_ping_info *info;
 	struct lnet_msg *reply;
@@ -222,7 +224,6 @@ static void ping_responder(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, reply->hdr.src_nid, FAKE_NID(0, FAKE_MY_ADDR));
 	KUNIT_EXPECT_EQ(test, reply->hdr.msg.reply.dst_wmd.wh_object_cookie,
 			0x77ULL);
-	KUNIT_EXPECT_EQ(test, len, (unsigned int)lnet_ping_info_size(lnet_core.nni));
 
 	info = kunit_kzalloc(test, 3960, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, info);
@@ -232,11 +233,53 @@ static void ping_responder(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lnet_msg_copy_to_iter(reply, len, &to),
 			(size_t)len);
 	fake_done(reply, 0);
+	*lenp = len;
+	return info;
+}
+
+static void ping_responder(struct kunit *test)
+{
+	struct lnet_ping_info *info;
+	unsigned int len;
+
+	info = ping_served(test, &len);
+	KUNIT_EXPECT_EQ(test, len, (unsigned int)lnet_ping_info_size(lnet_core.nni));
 	KUNIT_EXPECT_EQ(test, lnet_ping_info_check(info, len),
 			(int)lnet_core.nni);
 	KUNIT_EXPECT_EQ(test, info->ni[0].nid, LNET_NID_LO_0);
 	KUNIT_EXPECT_EQ(test, info->ni[lnet_core.nni - 1].nid,
 			FAKE_NID(0, FAKE_MY_ADDR));
+}
+
+/*
+ * An NI whose health falls to 0 says DOWN in the info served, and UP
+ * again only once its health is full; the sequence does not change.
+ */
+static void ping_ni_health_down(struct kunit *test)
+{
+	lnet_nid_t nid = FAKE_NID(0, FAKE_MY_ADDR);
+	unsigned int last = lnet_core.nni - 1, len;
+	u32 seq = lnet_core.ping.seq;
+	struct lnet_ping_info *info;
+
+	KUNIT_ASSERT_EQ(test, lnet_ni_set_health(nid, false, 0), 0);
+	lnet_ping_status_flush();
+	info = ping_served(test, &len);
+	KUNIT_EXPECT_EQ(test, info->ni[last].nid, nid);
+	KUNIT_EXPECT_EQ(test, info->ni[last].status, LNET_NI_STATUS_DOWN);
+	KUNIT_EXPECT_EQ(test, info->ni[0].status, seq);
+
+	KUNIT_ASSERT_EQ(test, lnet_ni_set_health(nid, false, 500), 0);
+	lnet_ping_status_flush();
+	info = ping_served(test, &len);
+	KUNIT_EXPECT_EQ(test, info->ni[last].status, LNET_NI_STATUS_DOWN);
+
+	KUNIT_ASSERT_EQ(test, lnet_ni_set_health(nid, false, LNET_MAX_HEALTH),
+			0);
+	lnet_ping_status_flush();
+	info = ping_served(test, &len);
+	KUNIT_EXPECT_EQ(test, info->ni[last].status, LNET_NI_STATUS_UP);
+	KUNIT_EXPECT_EQ(test, lnet_core.ping.seq, seq);
 }
 
 /* Bringing a network up or down changes the info and its sequence. */
@@ -344,6 +387,7 @@ static struct kunit_case lnet_ping_cases[] = {
 	KUNIT_CASE(ping_client_lo),
 	KUNIT_CASE(ping_client_timeout),
 	KUNIT_CASE(ping_responder),
+	KUNIT_CASE(ping_ni_health_down),
 	KUNIT_CASE(ping_seq_bumps),
 	KUNIT_CASE(ping_update_reply_in_flight),
 	{}

@@ -380,6 +380,8 @@ extern struct lnet_lnd lnet_lo_lnd;
 int lnet_ping_target_init(void);
 void lnet_ping_target_fini(void);
 int lnet_ping_target_update(void);
+void lnet_ping_status_changed(void);
+void lnet_ping_status_flush(void);
 size_t lnet_ping_info_fill(void *buf, size_t size, u32 seq);
 int lnet_ping_info_check(void *buf, unsigned int len);
 int lnet_ping(struct lnet_process_id id, lnet_nid_t src, int timeout_ms,

@@ -352,7 +352,14 @@ struct lnet_ni {
 	struct list_head	tx_queue;
 
 	atomic_t		healthv;	/* 0..LNET_MAX_HEALTH */
+	unsigned long		health_flags;	/* LNET_NI_HEALTH_* bits */
 };
+
+/*
+ * lnet_ni.health_flags: the NI's health fell to 0 and has not been back
+ * to LNET_MAX_HEALTH since; the ping info says it is DOWN meanwhile.
+ */
+#define LNET_NI_HEALTH_DOWN	0
 
 struct lnet_peer {
 	struct lnet_hnode	hnode;		/* lnet_core.peers, key: nid */
