@@ -207,6 +207,22 @@ struct lnet_msg *fake_take_send(unsigned int ms)
 	return msg;
 }
 
+struct lnet_msg *fake_put_held(struct kunit *test, struct lnet_handle_eq eqh,
+			       void *buf, unsigned int len, lnet_nid_t peer,
+			       unsigned int pt)
+{
+	struct lnet_handle_md mdh;
+	struct lnet_msg *msg;
+
+	mdh = wb_bind(test, wb_md(buf, len, 1, 0, NULL, eqh));
+	KUNIT_ASSERT_EQ(test, LNetPut(LNET_NID_ANY, mdh, LNET_NOACK_REQ,
+				      wb_id(peer, LNET_PID_LUSTRE), pt, 1, 0,
+				      0), 0);
+	msg = fake_take_send(WB_WAIT_MS);
+	KUNIT_ASSERT_NOT_NULL(test, msg);
+	return msg;
+}
+
 void fake_done(struct lnet_msg *msg, int status)
 {
 	struct fake_tx *tx, *found = NULL;

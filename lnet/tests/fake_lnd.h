@@ -70,6 +70,13 @@ void *fake_suite_init(struct kunit *test, int nnets, int credits,
  * fake_done(); if it does not, the NI's shutdown does.
  */
 struct lnet_msg *fake_take_send(unsigned int ms);
+/*
+ * A PUT (no ACK) of @len bytes at @buf from a new single-use MD on @eqh
+ * to portal @pt of @peer, held by the fake LND: the test ends it.
+ */
+struct lnet_msg *fake_put_held(struct kunit *test, struct lnet_handle_eq eqh,
+			       void *buf, unsigned int len, lnet_nid_t peer,
+			       unsigned int pt);
 void fake_done(struct lnet_msg *msg, int status);
 void fake_finish_held(int status);
 /* a header from peer @src to our NI on net @net */

@@ -97,18 +97,12 @@ static int peer_health(enum lnet_msg_status hs, u64 *count)
 static void put_ends(struct kunit *test, int status, enum lnet_msg_status hs)
 {
 	struct health_env *env = henv(test);
-	struct lnet_handle_md mdh;
 	struct lnet_event ev;
 	struct lnet_msg *msg;
 	int which;
 
-	mdh = wb_bind(test, wb_md(env->buf, sizeof(env->buf), 1, 0, NULL,
-				  env->eqh));
-	KUNIT_ASSERT_EQ(test, LNetPut(LNET_NID_ANY, mdh, LNET_NOACK_REQ,
-				      wb_id(PEER, LNET_PID_LUSTRE), PT, 1, 0,
-				      0), 0);
-	msg = fake_take_send(WB_WAIT_MS);
-	KUNIT_ASSERT_NOT_NULL(test, msg);
+	msg = fake_put_held(test, env->eqh, env->buf, sizeof(env->buf), PEER,
+			    PT);
 	if (hs != LNET_MSG_STATUS_OK)
 		lnet_msg_set_health(msg, hs);
 	fake_done(msg, status);

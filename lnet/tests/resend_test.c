@@ -82,17 +82,9 @@ static struct resend_counts resend_counts(void)
 static struct lnet_msg *resend_put(struct kunit *test)
 {
 	struct resend_env *env = renv(test);
-	struct lnet_handle_md mdh;
-	struct lnet_msg *msg;
 
-	mdh = wb_bind(test, wb_md(env->buf, sizeof(env->buf), 1, 0, NULL,
-				  env->eqh));
-	KUNIT_ASSERT_EQ(test, LNetPut(LNET_NID_ANY, mdh, LNET_NOACK_REQ,
-				      wb_id(PEER, LNET_PID_LUSTRE), PT, 1, 0,
-				      0), 0);
-	msg = fake_take_send(WB_WAIT_MS);
-	KUNIT_ASSERT_NOT_NULL(test, msg);
-	return msg;
+	return fake_put_held(test, env->eqh, env->buf, sizeof(env->buf), PEER,
+			     PT);
 }
 
 /* The LND fails @msg with @status, calling it @hs. */
