@@ -31,7 +31,7 @@ static DEFINE_SPINLOCK(lnet_resend_lock);	/* BH; a leaf */
 static LIST_HEAD(lnet_resend_queue);		/* struct lnet_msg */
 static DECLARE_WORK(lnet_resend_work, lnet_resend_work_fn);
 
-/* Whether this node has another NI than @ni to send from (lo aside). */
+/* Whether this node has a second NI to send from (lo aside). */
 static bool lnet_has_other_ni(void)
 {
 	struct lnet_ni *ni;
