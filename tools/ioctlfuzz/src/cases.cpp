@@ -66,7 +66,7 @@ constexpr Command table[] = {
 	{ 99, "GET_NUMA_RANGE", v2, cfg, false, false },
 	{ 100, "GET_PEER_LIST", v2, cfg, false, false },
 	{ 101, "GET_LOCAL_NI_MSG_STATS", v2, sizeof(struct lnet_ioctl_ni_msg_stats), true, true },
-	{ 102, "SET_HEALTHV", v2, cfg, false, false },
+	{ 102, "SET_HEALTHV", v2, sizeof(struct lnet_ioctl_set_health), false, true },
 	{ 103, "GET_LOCAL_HSTATS", v2, sizeof(struct lnet_ioctl_ni_health), true, true },
 	{ 104, "GET_RECOVERY_QUEUE", v2, cfg, false, false },
 	{ 105, "ADD_UDSP", v2, cfg, false, false },
