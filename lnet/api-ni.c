@@ -219,6 +219,7 @@ static struct lnet_ni *lnet_ni_alloc(struct lnet_lnd *lnd, u32 net_id,
 	atomic_set(&ni->lnd_calls, 0);
 	INIT_LIST_HEAD(&ni->list);
 	INIT_LIST_HEAD(&ni->tx_queue);
+	INIT_LIST_HEAD(&ni->recovery.list);
 	ni->lnd = lnd;
 	ni->nid = LNET_MKNID(net_id, 0);
 	ni->state = LNET_NI_STATE_INIT;
@@ -308,6 +309,7 @@ static void lnet_ni_stop(struct lnet_ni *ni)
 	list_splice_init(&ni->tx_queue, &queued);
 	lnet_peers_del_ni(ni, &queued);
 	spin_unlock_bh(&lnet_core.net_lock);
+	lnet_recovery_ni_stop(ni);
 	smp_mb();	/* the state, before lnd_calls is read */
 	synchronize_rcu();
 
@@ -536,6 +538,7 @@ static void lnet_shutdown(void)
 
 	lockdep_assert_held(&lnet_core.api_mutex);
 	WRITE_ONCE(lnet_core.state, LNET_STATE_STOPPING);
+	lnet_recovery_stop();
 
 	/* newest first; the loopback NI, which carries local traffic, last */
 	list_for_each_entry_safe_reverse(ni, tmp, &lnet_core.nis, list)
@@ -547,6 +550,7 @@ static void lnet_shutdown(void)
 	if (lnet_core.lo_ni)
 		lnet_ni_stop(lnet_core.lo_ni);
 	lnet_core.lo_ni = NULL;
+	lnet_recovery_fini();
 	lnet_fault_clear();
 
 	/* every message held an NI reference, and they are all gone */
@@ -628,6 +632,9 @@ static int lnet_startup(lnet_pid_t pid, bool mod_config)
 	}
 
 	rc = lnet_ping_target_init();
+	if (rc)
+		goto fail;
+	rc = lnet_recovery_start();
 	if (rc)
 		goto fail;
 	return 0;

@@ -117,7 +117,7 @@ static void lnet_peer_healthv_set_locked(struct lnet_peer *peer, int value)
 		atomic_inc(&lnet_core.peers_unhealthy);
 	else if (value == LNET_MAX_HEALTH)
 		atomic_dec(&lnet_core.peers_unhealthy);
-	peer->healthv = value;
+	WRITE_ONCE(peer->healthv, value);
 }
 
 /* @peer is leaving the table: it no longer counts as unhealthy. */
@@ -136,10 +136,12 @@ static void lnet_peer_health_received(struct lnet_ni *ni, lnet_nid_t nid,
 
 	spin_lock_bh(&lnet_core.net_lock);
 	peer = lnet_peer_find_locked(nid);
-	if (peer && peer->ni == ni)
+	if (peer && peer->ni == ni) {
 		lnet_peer_healthv_set_locked(peer,
 					     lnet_health_step(peer->healthv,
 							      step));
+		lnet_recovery_peer_heard_locked(peer);
+	}
 	spin_unlock_bh(&lnet_core.net_lock);
 }
 
@@ -169,6 +171,10 @@ void lnet_health_check(struct lnet_msg *msg, int status)
 	step = lnet_tunable(&lnet_health_sensitivity);
 
 	if (hs == LNET_MSG_STATUS_OK) {
+		/* the peer took it: alive, as far as recovery is concerned */
+		if (msg->tx && msg->txpeer &&
+		    READ_ONCE(msg->txpeer->last_alive) != (jiffies | 1))
+			WRITE_ONCE(msg->txpeer->last_alive, jiffies | 1);
 		if (!step)
 			return;
 		if (atomic_read(&ni->healthv) < LNET_MAX_HEALTH)
@@ -180,14 +186,23 @@ void lnet_health_check(struct lnet_msg *msg, int status)
 
 	lnet_counter_add(health[hs], 1);
 	lnet_ni_stat_add(ni, health[hs], 1);
-	if (lnet_health_blames_local(hs))
+	if (lnet_health_blames_local(hs)) {
 		lnet_ni_health_add(ni, -step);
+		lnet_recovery_queue_ni(ni);
+	}
 	if (lnet_health_blames_remote(hs) && msg->txpeer) {
 		/* one NI, no gateway: counted, value left alone (see above) */
 		spin_lock_bh(&lnet_core.net_lock);
 		msg->txpeer->hstats[hs]++;
+		lnet_recovery_queue_peer_locked(msg->txpeer);
 		spin_unlock_bh(&lnet_core.net_lock);
 	}
+}
+
+/* A recovery ping of @ni's own NID came back through it. */
+void lnet_ni_health_recovered(struct lnet_ni *ni)
+{
+	lnet_ni_health_add(ni, lnet_tunable(&lnet_health_sensitivity));
 }
 
 /**
@@ -211,6 +226,7 @@ int lnet_ni_set_health(lnet_nid_t nid, bool all, int value)
 			continue;
 		lnet_ni_health_moved(ni, atomic_xchg(&ni->healthv, value),
 				     value);
+		lnet_recovery_queue_ni(ni);
 		rc = 0;
 	}
 	rcu_read_unlock();
@@ -235,13 +251,16 @@ int lnet_peer_set_health(lnet_nid_t nid, bool all, int value)
 		return -EINVAL;
 	spin_lock_bh(&lnet_core.net_lock);
 	if (all) {
-		list_for_each_entry(peer, &lnet_core.peer_list, list)
+		list_for_each_entry(peer, &lnet_core.peer_list, list) {
 			lnet_peer_healthv_set_locked(peer, value);
+			lnet_recovery_queue_peer_locked(peer);
+		}
 		rc = 0;
 	} else {
 		peer = lnet_peer_find_locked(nid);
 		if (peer) {
 			lnet_peer_healthv_set_locked(peer, value);
+			lnet_recovery_queue_peer_locked(peer);
 			rc = 0;
 		}
 	}

@@ -562,6 +562,7 @@ static int lnet_ioc_get_ni_health(struct lnet_ioc_ctx *ctx)
 	lnet_nid_t nid = h->lnh_nid;
 	struct lnet_ni_stats sum;
 	struct lnet_ni *ni;
+	u32 pings;
 	int rc = -ENOENT;
 
 	rcu_read_lock();
@@ -582,6 +583,8 @@ static int lnet_ioc_get_ni_health(struct lnet_ioc_ctx *ctx)
 		h->lnh_no_route = sum.health[LNET_MSG_STATUS_LOCAL_NO_ROUTE];
 		h->lnh_timeouts = sum.health[LNET_MSG_STATUS_LOCAL_TIMEOUT];
 		h->lnh_error = sum.health[LNET_MSG_STATUS_LOCAL_ERROR];
+		lnet_recovery_state(&ni->recovery, &pings, &h->lnh_next_ping);
+		h->lnh_ping_count = pings;
 		rc = 0;
 	}
 	rcu_read_unlock();
@@ -604,6 +607,15 @@ static int lnet_ioc_set_health(struct lnet_ioc_ctx *ctx)
 	}
 }
 
+static int lnet_ioc_get_recovery_queue(struct lnet_ioc_ctx *ctx)
+{
+	struct lnet_ioctl_recovery_list *rl = ctx->buf;
+
+	if (rl->rl_pad)
+		return -EINVAL;
+	return lnet_recovery_list(rl->rl_type, rl);
+}
+
 /*
  * Peers are single NIs here (no Multi-Rail): each peer is its own primary
  * NID with one NI. Its state is not tracked (NA). The index walks the
@@ -622,6 +634,7 @@ static int lnet_ioc_get_peer_ni(struct lnet_ioc_ctx *ctx)
 	struct lnet_msg *msg;
 	unsigned int i = 0;
 	int rc = -ENOENT;
+	u32 pings;
 
 	memset((void *)p + sizeof(p->pni_hdr), 0, sizeof(*p) - sizeof(p->pni_hdr));
 	p->pni_index = index;
@@ -649,6 +662,9 @@ static int lnet_ioc_get_peer_ni(struct lnet_ioc_ctx *ctx)
 			p->pni_tx_q_num_of_buf++;
 		p->pni_refcount = kref_read(&peer->kref);
 		p->pni_stats.ms_send_count = peer->send_count;
+		lnet_recovery_state(&peer->recovery, &pings,
+				    &p->pni_hs_next_ping);
+		p->pni_hs_ping_count = pings;
 		spin_unlock_bh(&lnet_core.net_lock);
 		rc = 0;
 		break;
@@ -873,6 +889,8 @@ static const struct lnet_ioc_cmd lnet_ioc_cmds[LNET_IOC_MAX_NR -
 		     LNET_IOC_CHANGE, lnet_ioc_set_health),
 	LNET_IOC_CMD(103, LNET_IOCTL_VERSION2, struct lnet_ioctl_ni_health,
 		     LNET_IOC_RUNNING, lnet_ioc_get_ni_health),
+	LNET_IOC_CMD(104, LNET_IOCTL_VERSION2, struct lnet_ioctl_recovery_list,
+		     LNET_IOC_RUNNING, lnet_ioc_get_recovery_queue),
 	LNET_IOC_CMD(110, LNET_IOCTL_VERSION2, struct lnet_ioctl_hdr,
 		     LNET_IOC_ADMIN | LNET_IOC_RUNNING, lnet_ioc_reset_stats),
 };

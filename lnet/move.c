@@ -26,7 +26,7 @@
 int lnet_msg_route(struct lnet_msg *msg, lnet_nid_t self, lnet_nid_t dst,
 		   gfp_t gfp)
 {
-	struct lnet_ni *ni = NULL, *src_ni = NULL;
+	struct lnet_ni *ni = NULL, *src_ni = NULL, *dst_ni;
 	bool local;
 
 	rcu_read_lock();
@@ -41,7 +41,9 @@ int lnet_msg_route(struct lnet_msg *msg, lnet_nid_t self, lnet_nid_t dst,
 			return -EINVAL;
 		}
 	}
-	local = lnet_ni_find_rcu(dst);
+	dst_ni = lnet_ni_find_rcu(dst);
+	/* a recovery ping of a local NI tests that NI: it goes out there */
+	local = dst_ni && !(msg->recovery && dst_ni == src_ni);
 	if (local)
 		ni = lnet_core.lo_ni;
 	else if (!src_ni)
@@ -157,7 +159,8 @@ static void lnet_msg_ev_send(struct lnet_msg *msg, unsigned int rlength)
 /* A new PUT or GET to @target, routed: the caller then takes its MD. */
 static struct lnet_msg *lnet_msg_new(lnet_nid_t self,
 				     struct lnet_process_id target,
-				     enum lnet_msg_type type, int *rc)
+				     enum lnet_msg_type type, bool recovery,
+				     int *rc)
 {
 	struct lnet_msg *msg = lnet_msg_alloc(GFP_NOFS);
 
@@ -165,6 +168,9 @@ static struct lnet_msg *lnet_msg_new(lnet_nid_t self,
 		*rc = -ENOMEM;
 		return NULL;
 	}
+	/* a recovery ping tests one NI pair: another try elsewhere won't */
+	msg->recovery = recovery;
+	msg->no_resend = recovery;
 	msg->hdr.type = type;
 	msg->hdr.dest_nid = target.nid;
 	msg->hdr.dest_pid = target.pid;
@@ -188,7 +194,8 @@ static struct lnet_msg *lnet_msg_from_md(lnet_nid_t self,
 					 struct lnet_process_id target,
 					 unsigned int portal,
 					 enum lnet_msg_type type, bool answer,
-					 unsigned int *len, int *rc)
+					 bool recovery, unsigned int *len,
+					 int *rc)
 {
 	struct lnet_msg *msg;
 
@@ -204,7 +211,7 @@ static struct lnet_msg *lnet_msg_from_md(lnet_nid_t self,
 		*rc = -ENOENT;
 		return NULL;
 	}
-	msg = lnet_msg_new(self, target, type, rc);
+	msg = lnet_msg_new(self, target, type, recovery, rc);
 	if (!msg)
 		return NULL;
 	*rc = lnet_md_take(mdh, msg, len, answer);
@@ -242,7 +249,7 @@ int LNetPut(lnet_nid_t self, struct lnet_handle_md mdh, enum lnet_ack_req ack,
 	int rc;
 
 	msg = lnet_msg_from_md(self, mdh, target, portal, LNET_MSG_PUT,
-			       ack == LNET_ACK_REQ, &len, &rc);
+			       ack == LNET_ACK_REQ, false, &len, &rc);
 	if (!msg)
 		return rc;
 	msg->len = len;
@@ -264,6 +271,35 @@ int LNetPut(lnet_nid_t self, struct lnet_handle_md mdh, enum lnet_ack_req ack,
 }
 EXPORT_SYMBOL_GPL(LNetPut);
 
+/*
+ * LNetGet(), and for recovery.c a recovery ping: never resent, and sent
+ * through @self's NI even when @target is @self.
+ */
+int lnet_get(lnet_nid_t self, struct lnet_handle_md mdh,
+	     struct lnet_process_id target, unsigned int portal,
+	     u64 match_bits, unsigned int offset, bool recovery)
+{
+	unsigned int sink = 0;
+	struct lnet_msg *msg;
+	int rc;
+
+	msg = lnet_msg_from_md(self, mdh, target, portal, LNET_MSG_GET, true,
+			       recovery, &sink, &rc);
+	if (!msg)
+		return rc;
+	msg->len = 0;		/* a GET carries no payload */
+	msg->hdr.msg.get.return_wmd.wh_interface_cookie =
+		lnet_core.interface_cookie;
+	msg->hdr.msg.get.return_wmd.wh_object_cookie = mdh.cookie;
+	msg->hdr.msg.get.match_bits = match_bits;
+	msg->hdr.msg.get.ptl_index = portal;
+	msg->hdr.msg.get.src_offset = offset;
+	msg->hdr.msg.get.sink_length = sink;
+	lnet_msg_ev_send(msg, sink);
+	lnet_msg_launch(msg);
+	return 0;
+}
+
 /**
  * LNetGet() - fetch data from a portal of a process into a bound MD
  * @self: local NID to send from, or LNET_NID_ANY
@@ -281,25 +317,7 @@ int LNetGet(lnet_nid_t self, struct lnet_handle_md mdh,
 	    struct lnet_process_id target, unsigned int portal,
 	    u64 match_bits, unsigned int offset)
 {
-	unsigned int sink = 0;
-	struct lnet_msg *msg;
-	int rc;
-
-	msg = lnet_msg_from_md(self, mdh, target, portal, LNET_MSG_GET, true,
-			       &sink, &rc);
-	if (!msg)
-		return rc;
-	msg->len = 0;		/* a GET carries no payload */
-	msg->hdr.msg.get.return_wmd.wh_interface_cookie =
-		lnet_core.interface_cookie;
-	msg->hdr.msg.get.return_wmd.wh_object_cookie = mdh.cookie;
-	msg->hdr.msg.get.match_bits = match_bits;
-	msg->hdr.msg.get.ptl_index = portal;
-	msg->hdr.msg.get.src_offset = offset;
-	msg->hdr.msg.get.sink_length = sink;
-	lnet_msg_ev_send(msg, sink);
-	lnet_msg_launch(msg);
-	return 0;
+	return lnet_get(self, mdh, target, portal, match_bits, offset, false);
 }
 EXPORT_SYMBOL_GPL(LNetGet);
 

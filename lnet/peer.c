@@ -110,6 +110,7 @@ struct lnet_peer *lnet_peer_get(struct lnet_ni *ni, lnet_nid_t nid, gfp_t gfp)
 	new->min_tx_credits = new->max_tx_credits;
 	new->healthv = LNET_MAX_HEALTH;
 	INIT_LIST_HEAD(&new->tx_queue);
+	INIT_LIST_HEAD(&new->recovery.list);
 	INIT_LIST_HEAD(&new->waiting);
 
 	spin_lock_bh(&lnet_core.net_lock);

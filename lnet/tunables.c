@@ -139,13 +139,12 @@ LNET_TUNABLE_DEPRECATED(lnet_router_sensitivity, router_sensitivity_percentage,
 LNET_TUNABLE(lnet_response_tracking, lnet_response_tracking, 3, 0, 3,
 	     "which answers are timed out after transaction_timeout: 0 only MDs that ask (LNET_MD_TRACK_RESPONSE), 1 also REPLYs to GETs, 2 also ACKs to PUTs, 3 both");
 LNET_EXPORT_FOR_TEST(lnet_response_tracking);
-LNET_TUNABLE_INERT(lnet_recovery_limit, lnet_recovery_limit, 0, 0, INT_MAX,
-		   "NI recovery is not implemented yet",
-		   "seconds to keep recovering an NI, 0 forever");
-LNET_TUNABLE_INERT(lnet_max_recovery_ping_interval,
-		   lnet_max_recovery_ping_interval, 900, 1, INT_MAX,
-		   "NI recovery is not implemented yet",
-		   "longest interval in seconds between recovery pings");
+LNET_TUNABLE(lnet_recovery_limit, lnet_recovery_limit, 0, 0, INT_MAX,
+	     "seconds a peer silent for that long stays on the recovery queue (recovery.c), 0 forever");
+LNET_EXPORT_FOR_TEST(lnet_recovery_limit);
+LNET_TUNABLE(lnet_max_recovery_ping_interval,
+	     lnet_max_recovery_ping_interval, 900, 1, INT_MAX,
+	     "longest interval in seconds between recovery pings of an NI or peer below full health");
 
 char *lnet_routes = "";
 module_param_named(routes, lnet_routes, charp, 0444);

@@ -11,8 +11,13 @@
 #     ping through at once;
 # then on g0 alone: a send-side rule (--health_error local_error) fails
 # the ping at once and counts it, and costs the NI health (net show -v,
-# stats show) until pings succeed again; a peer's health set by hand
-# (peer set --health) rises with each REPLY received from it; with a
+# stats show) until pings succeed again; an NI set low by hand is on the
+# recovery queue (debug recovery --local) while a delay rule holds its
+# recovery ping, and recovery pings of its own NID bring it back to 1000
+# once the rule goes; a peer's health set by hand (peer set --health)
+# rises with each REPLY received from it, stays off the recovery queue
+# when recovery_limit has passed since it was last heard from, and is
+# brought back to 1000 by recovery pings when it is not; with a
 # second NI (tcp1 on eth0), sends failed with local_dropped are resent:
 # all tries failing ends the ping after retry_count (2) resends, one try
 # in two failing (--rate 2) loses no ping; a rule dropping g1's REPLYs makes the
@@ -20,8 +25,8 @@
 # tracking), counted in stats; bad input and an unprivileged user are
 # refused. Both guests finally unload LNet with rules still installed, g1
 # with a message held.
-# (No recovery ping can shift the rate sequences: there is no NI health or
-# recovery yet. When there is, set health_sensitivity 0 here.)
+# (No recovery ping can shift the rate sequences: those run while every
+# NI and peer is at full health, so nothing is on a recovery queue.)
 #
 # Run (debug kernel; make modules-debug && make tools first):
 #   lnet-vmtest --suite fault-inject --kernel debug --guests 2 --timeout 900 \
@@ -241,6 +246,10 @@ want_stat "NI health 1000 before any failure" "health value" -eq 1000 \
 	net show -v --net tcp
 lc stats show >/dev/null
 errors_before=$(stat_of local_error_count)
+# the NI's recovery pings (GETs of its own NID) are held from here on, so
+# that no health comes back behind the values measured below
+lc_ok "delay add: recovery pings of the NI held" fault delay add \
+	--source "$my_nid" --dest "$my_nid" --rate 1 --latency 200
 lc_ok "drop add: sends to g1 fail with local_error" fault drop add --source "$my_nid" \
 	--dest "$peer_nid" --rate 1 --health_error local_error
 timed_ping 10
@@ -261,11 +270,28 @@ want_stat "a successful ping gave the NI its health back" "health value" \
 	-eq 1000 net show -v --net tcp
 lc_ok "net set --health 200 (by hand)" net set --nid "$my_nid" --health 200
 want_stat "... net show -v says 200" "health value" -eq 200 net show -v --net tcp
+lc_ok "debug recovery --local" debug recovery --local
+t_check "... lists the NI" grep -qx "    - nid: $my_nid" "$OUT"
+t_check "... its recovery ping held by the delay rule" \
+	grep -qx "      next ping: pending" "$OUT"
+lc_ok "set max_recovery_ping_interval 2" set max_recovery_ping_interval 2
+lc_ok "delay del --all: the held recovery ping goes" fault delay del --all
+t_retry "recovery pings of its own NID bring the NI back to 1000" 60 \
+	sh -c "'$LNETCTL' net show -v --net tcp | grep -q 'health value: 1000\$'"
+t_retry "... and then it leaves the recovery queue" 30 \
+	sh -c "'$LNETCTL' debug recovery --local | grep -qx 'local NI recovery: \[\]'"
+lc_ok "set max_recovery_ping_interval 900" set max_recovery_ping_interval 900
 lc_ok "net set --all --health 1000" net set --all --health 1000
 want_stat "... net show -v says 1000" "health value" -eq 1000 net show -v --net tcp
 
-# a peer's health: set by hand, raised by what is received from it
+# a peer's health: set by hand, raised by what is received from it; not
+# recovered once silent for longer than recovery_limit (1 s here)
+lc_ok "set recovery_limit 1" set recovery_limit 1
+sleep 2
 lc_ok "peer set --health 300" peer set --nid "$peer_nid" --health 300
+lc_ok "debug recovery --peer" debug recovery --peer
+t_check "... silent for 2 s: not queued (recovery_limit 1)" \
+	grep -qx 'peer NI recovery: \[\]' "$OUT"
 want_stat "peer show -v says 300" "health value" -eq 300 peer show -v --nid "$peer_nid"
 timed_ping 10
 t_check "ping of the unhealthy peer works" test "$PING_RC" = 0
@@ -275,6 +301,14 @@ lc_refused "peer set of an unknown peer: ENOENT" "cannot set the health of" \
 	peer set --nid 10.99.99.1@tcp --health 5
 lc_refused "net set --health 1001: out of range" "health" \
 	net set --all --health 1001
+lc_ok "set recovery_limit 0 (forever)" set recovery_limit 0
+lc_ok "peer set --health 0" peer set --nid "$peer_nid" --health 0
+lc_ok "debug recovery --peer" debug recovery --peer
+t_check "... lists the peer" grep -qx "    - nid: $peer_nid" "$OUT"
+t_retry "recovery pings bring the peer back to 1000" 60 \
+	sh -c "'$LNETCTL' peer show -v --nid '$peer_nid' | grep -q 'health value: 1000\$'"
+t_retry "... and then it leaves the recovery queue" 30 \
+	sh -c "'$LNETCTL' debug recovery --peer | grep -qx 'peer NI recovery: \[\]'"
 lc_ok "peer set --all --health 1000" peer set --all --health 1000
 want_stat "... peer show -v says 1000" "health value" -eq 1000 \
 	peer show -v --nid "$peer_nid"

@@ -269,12 +269,18 @@ t_check "lnet_transaction_timeout parameter is 100" test "$(param lnet_transacti
 lc_ok "set transaction_timeout 150" set transaction_timeout 150
 # what tunes a feature not implemented yet is refused, not stored: its
 # default only (a site's exported defaults still import)
-lc_ok "set recovery_limit 0 (its default)" set recovery_limit 0
-lc_err "set recovery_limit 60: EOPNOTSUPP (no recovery yet)" 95 set recovery_limit 60
+lc_ok "set drop_asym_route 0 (its default)" set drop_asym_route 0
+lc_err "set drop_asym_route 1: EOPNOTSUPP (no routing yet)" 95 set drop_asym_route 1
 t_check "... says why" grep -q "accepts only its default" "$ERR"
 t_check "... and the kernel log names the tunable" \
-	sh -c "dmesg | grep -q 'lnet_recovery_limit=60 refused: NI recovery is not implemented yet; only 0 is accepted'"
-lc_has "global show: recovery_limit still 0" "recovery_limit: 0" global show
+	sh -c "dmesg | grep -q 'lnet_drop_asym_route=1 refused: asymmetric routes are not checked yet; only 0 is accepted'"
+lc_has "global show: drop_asym_route still 0" "drop_asym_route: 0" global show
+lc_ok "set recovery_limit 60 (recovery is implemented)" set recovery_limit 60
+lc_has "global show: recovery_limit 60" "recovery_limit: 60" global show
+lc_ok "set recovery_limit 0 (back to its default)" set recovery_limit 0
+lc_ok "set max_recovery_ping_interval 60" set max_recovery_ping_interval 60
+lc_has "global show: max_recovery_ping_interval 60" "max_recovery_ping_interval: 60" global show
+lc_ok "set max_recovery_ping_interval 900 (back to its default)" set max_recovery_ping_interval 900
 lc_ok "set retry_count 3 (resend is implemented)" set retry_count 3
 lc_has "global show: retry_count 3" "retry_count: 3" global show
 lc_ok "set retry_count 2 (back to its default)" set retry_count 2
@@ -295,8 +301,7 @@ write_refused() {
 	fi
 	t_check "$1 unchanged after the refused write" test "$(param "$1")" = "$before"
 }
-for w in "lnet_numa_range 1" "lnet_interfaces_max 200" "lnet_drop_asym_route 1" \
-	"lnet_recovery_limit 60" "lnet_max_recovery_ping_interval 60"; do
+for w in "lnet_numa_range 1" "lnet_interfaces_max 200" "lnet_drop_asym_route 1"; do
 	write_refused "${w%% *}" "${w#* }" "no effect yet"
 done
 # deprecated as in Lustre: accepted, ignored, with a warning
@@ -312,7 +317,8 @@ for p in lnet_numa_range lnet_interfaces_max lnet_peer_discovery_disabled \
 done
 for w in "lnet_health_sensitivity 1001" "lnet_response_tracking 4" \
 	"lnet_interfaces_max 15" "lnet_transaction_timeout 0" "lnet_retry_count abc" \
-	"lnet_peer_discovery_disabled 2" "router_sensitivity_percentage -1"; do
+	"lnet_peer_discovery_disabled 2" "router_sensitivity_percentage -1" \
+	"lnet_max_recovery_ping_interval 0" "lnet_recovery_limit -1"; do
 	write_refused "${w%% *}" "${w#* }"
 done
 

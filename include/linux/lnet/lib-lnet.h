@@ -192,6 +192,9 @@ struct lnet_msg *lnet_msg_alloc(gfp_t gfp);
 void lnet_msg_free(struct lnet_msg *msg);
 
 /* move.c */
+int lnet_get(lnet_nid_t self, struct lnet_handle_md mdh,
+	     struct lnet_process_id target, unsigned int portal,
+	     u64 match_bits, unsigned int offset, bool recovery);
 int lnet_msg_route(struct lnet_msg *msg, lnet_nid_t self, lnet_nid_t dst,
 		   gfp_t gfp);
 void lnet_msg_launch(struct lnet_msg *msg);
@@ -248,6 +251,7 @@ void lnet_health_check(struct lnet_msg *msg, int status);
 void lnet_peer_health_unhash(struct lnet_peer *peer);
 int lnet_ni_set_health(lnet_nid_t nid, bool all, int value);
 int lnet_peer_set_health(lnet_nid_t nid, bool all, int value);
+void lnet_ni_health_recovered(struct lnet_ni *ni);
 
 /* resend.c */
 bool lnet_health_status_resendable(enum lnet_msg_status hs, bool local_alt,
@@ -255,6 +259,21 @@ bool lnet_health_status_resendable(enum lnet_msg_status hs, bool local_alt,
 void lnet_resend_arm(struct lnet_msg *msg);
 bool lnet_resend(struct lnet_msg *msg);
 void lnet_resend_fini(void);
+
+/* recovery.c */
+extern bool lnet_recovery_paused;
+unsigned int lnet_recovery_backoff(unsigned int ping_count,
+				    unsigned int max_interval);
+void lnet_recovery_queue_ni(struct lnet_ni *ni);
+void lnet_recovery_queue_peer_locked(struct lnet_peer *peer);
+void lnet_recovery_peer_heard_locked(struct lnet_peer *peer);
+void lnet_recovery_ni_stop(struct lnet_ni *ni);
+int lnet_recovery_start(void);
+void lnet_recovery_stop(void);
+void lnet_recovery_fini(void);
+int lnet_recovery_list(u32 type, struct lnet_ioctl_recovery_list *rl);
+void lnet_recovery_state(struct lnet_recovery *r, u32 *ping_count,
+			 s64 *next_ping);
 
 /* credits.c */
 int lnet_credits_acquire(struct lnet_msg *msg);

@@ -14,6 +14,8 @@
  *				slot's event queue (keeps per-MD order)
  *   lnet_core.net_lock		peers, credits and NI/peer send queues; never
  *				held with a portal or slot lock
+ *     lnet_recovery_lock	recovery queues and NI/peer recovery state
+ *				(recovery.c); a leaf
  *   eq->lock			one per EQ: its ring and sequence numbers;
  *				a leaf, never held with another lock
  *   lnet_core.eq_lock		the EQ handle table; a leaf
@@ -23,7 +25,8 @@
  *				a leaf
  *
  * The nesting shown is the only one allowed: a portal lock may be held
- * while taking one MD slot lock; nothing else nests. EQ callbacks run with
+ * while taking one MD slot lock, net_lock while taking the recovery lock;
+ * nothing else nests. EQ callbacks run with
  * no LNet lock held, one at a time per MD slot, so they may call
  * LNetMDUnlink(). All spinlocks are taken with BH disabled because LNDs
  * may complete messages from softirq context.
@@ -318,6 +321,20 @@ struct lnet_ni_tunables {
 	int	peer_credits;
 };
 
+/*
+ * An NI or peer below full health, on a recovery queue (recovery.c):
+ * pinged at growing intervals until it is back at LNET_MAX_HEALTH.
+ * Guarded by the queue's lock (recovery.c's lock for NIs, net_lock for
+ * peers).
+ */
+struct lnet_recovery {
+	struct list_head	list;		/* on a queue; empty if not */
+	unsigned int		ping_count;	/* since last heard from */
+	unsigned long		next_ping;	/* jiffies */
+	struct lnet_handle_md	mdh;		/* of the ping out, if @pending */
+	bool			pending;	/* a ping waits for its REPLY */
+};
+
 struct lnet_ni {
 	struct list_head	list;		/* lnet_core.nis (RCU) */
 	struct rcu_head		rcu;
@@ -353,6 +370,7 @@ struct lnet_ni {
 
 	atomic_t		healthv;	/* 0..LNET_MAX_HEALTH */
 	unsigned long		health_flags;	/* LNET_NI_HEALTH_* bits */
+	struct lnet_recovery	recovery;
 };
 
 /*
@@ -381,6 +399,9 @@ struct lnet_peer {
 	/* health of the peer's NI: 0..LNET_MAX_HEALTH, failures by status */
 	int			healthv;
 	u64			hstats[LNET_MSG_NSTATUS];
+	/* jiffies: a message to it completed or one from it came; 0 never */
+	unsigned long		last_alive;
+	struct lnet_recovery	recovery;
 };
 
 /*
@@ -421,6 +442,7 @@ struct lnet_msg {
 	unsigned int		finalized:1;
 	unsigned int		fault_passed:1;	/* tx: the rules were applied */
 	unsigned int		no_resend:1;	/* tx: failed before an LND had it */
+	unsigned int		recovery:1;	/* tx: a recovery ping (recovery.c) */
 
 	struct lnet_ev_item	ev;
 };

@@ -68,7 +68,7 @@ constexpr Command table[] = {
 	{ 101, "GET_LOCAL_NI_MSG_STATS", v2, sizeof(struct lnet_ioctl_ni_msg_stats), true, true },
 	{ 102, "SET_HEALTHV", v2, sizeof(struct lnet_ioctl_set_health), false, true },
 	{ 103, "GET_LOCAL_HSTATS", v2, sizeof(struct lnet_ioctl_ni_health), true, true },
-	{ 104, "GET_RECOVERY_QUEUE", v2, cfg, false, false },
+	{ 104, "GET_RECOVERY_QUEUE", v2, sizeof(struct lnet_ioctl_recovery_list), true, true },
 	{ 105, "ADD_UDSP", v2, cfg, false, false },
 	{ 106, "DEL_UDSP", v2, cfg, false, false },
 	{ 107, "GET_UDSP_SIZE", v2, cfg, false, false },

@@ -118,6 +118,17 @@ lnet_ioctl_fault fault(std::uint32_t opc, std::uint32_t rate = 1, std::uint32_t 
 	return f;
 }
 
+// GET_RECOVERY_QUEUE of the local NIs, as @edit leaves the request.
+template <typename Edit>
+lnet_ioctl_recovery_list recovery(Edit edit)
+{
+	lnet_ioctl_recovery_list l{};
+	l.rl_hdr = hdr(sizeof(l));
+	l.rl_type = LNET_HEALTH_LOCAL_NI;
+	edit(l);
+	return l;
+}
+
 lnet_ioctl_ping_data ping(std::uint64_t ids)
 {
 	lnet_ioctl_ping_data p{};
@@ -142,6 +153,7 @@ struct FixedContext {
 	lnet_ioctl_ping_data ping{};		// PING 0@lo
 	std::array<lnet_process_id, 16> ids{};
 	lnet_ioctl_ni_health health{};		// GET_LOCAL_HSTATS 0@lo
+	lnet_ioctl_recovery_list recovery{};	// GET_RECOVERY_QUEUE local
 
 	int ioctl(unsigned long cmd, void *arg) { return dev.try_ioctl(cmd, arg); }
 	// on a copy of @arg (a structure)
@@ -523,6 +535,30 @@ const FixedCase cases[] = {
 		      return unless(c.health.lnh_health_value == 1000 && !c.health.lnh_fatal_error,
 				    "unhealthy");
 	      }),
+	call("GET_RECOVERY_QUEUE of the local NIs: 0", R, 0,
+	     [](FixedContext &c) {
+		     c.recovery = recovery([](lnet_ioctl_recovery_list &l) {
+			     l.rl_count = 0xa5a5a5a5U;	// out only
+			     l.rl_total = 0xa5a5a5a5U;
+		     });
+		     return c.ioctl(LNET_IOC_GET_RECOVERY_QUEUE, &c.recovery);
+	     }),
+	check("GET_RECOVERY_QUEUE: rl_count <= rl_total, rl_count <= 64", R,
+	      [](FixedContext &c) {
+		      return unless(c.recovery.rl_count <= c.recovery.rl_total &&
+					    c.recovery.rl_count <= LNET_RECOVERY_LIST_MAX,
+				    "bad counts");
+	      }),
+	call("GET_RECOVERY_QUEUE with rl_type 7: EINVAL", R, EINVAL,
+	     [](FixedContext &c) {
+		     return c.ioctl(LNET_IOC_GET_RECOVERY_QUEUE,
+				    recovery([](lnet_ioctl_recovery_list &l) { l.rl_type = 7; }));
+	     }),
+	call("GET_RECOVERY_QUEUE with rl_pad 1: EINVAL", R, EINVAL,
+	     [](FixedContext &c) {
+		     return c.ioctl(LNET_IOC_GET_RECOVERY_QUEUE,
+				    recovery([](lnet_ioctl_recovery_list &l) { l.rl_pad = 1; }));
+	     }),
 	call("RESET_LNET_STATS (header only): 0", R, 0,
 	     [](FixedContext &c) { return c.ioctl(LNET_IOC_RESET_LNET_STATS, hdr_only()); }),
 
@@ -582,6 +618,10 @@ const FixedCase cases[] = {
 	call("user: GET_LNET_STATS: 0", U, 0,
 	     [](FixedContext &c) {
 		     return c.ioctl(LNET_IOC_GET_LNET_STATS, stats(sizeof(lnet_ioctl_lnet_stats)));
+	     }),
+	call("user: GET_RECOVERY_QUEUE: 0", U, 0,
+	     [](FixedContext &c) {
+		     return c.ioctl(LNET_IOC_GET_RECOVERY_QUEUE, recovery(as_built));
 	     }),
 	call("user: GET_LNET_STATS, bad version: EINVAL", U, EINVAL,
 	     [](FixedContext &c) {

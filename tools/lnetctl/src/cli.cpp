@@ -57,6 +57,7 @@ private:
 	void other_verbs();
 	void fault_verbs();
 	void fault_kind_verbs(CLI::App *fault, std::size_t i, FaultKind kind);
+	void debug_verbs();
 
 	template <typename T>
 	void bind(CLI::App *sub, T &args)
@@ -93,6 +94,7 @@ private:
 	std::array<FaultDelArgs, 2> fault_del_;
 	std::array<FaultResetArgs, 2> fault_reset_;
 	std::array<FaultShowArgs, 2> fault_show_;
+	DebugRecoveryArgs debug_recovery_;
 };
 
 Cli::Cli()
@@ -106,6 +108,7 @@ Cli::Cli()
 	route_verbs();
 	other_verbs();
 	fault_verbs();
+	debug_verbs();
 }
 
 void Cli::lnet_verbs()
@@ -391,6 +394,24 @@ void Cli::fault_verbs()
 	fault_kind_verbs(fault, 1, FaultKind::delay);
 }
 
+void Cli::debug_verbs()
+{
+	auto *debug = app.add_subcommand("debug", "LNet's internal state");
+	debug->require_subcommand(1);
+
+	auto *rec = debug->add_subcommand(
+		"recovery", "list the NIs that recovery pings are bringing back "
+			    "to health");
+	rec->add_flag("--local", debug_recovery_.local, "the local NIs' queue");
+	rec->add_flag("--peer", debug_recovery_.peer, "the peer NIs' queue");
+	// after --help and unknown options have had their say
+	rec->callback([this]() {
+		if (debug_recovery_.local == debug_recovery_.peer)
+			throw CLI::ValidationError(std::string(debug_recovery_choice));
+	});
+	bind(rec, debug_recovery_);
+}
+
 std::optional<Command> Cli::selected() const
 {
 	for (const auto &leaf : leaves_)
@@ -524,6 +545,8 @@ Outcome execute(Kernel &kernel, const Command &command)
 				return fault_reset(kernel, a);
 			else if constexpr (std::is_same_v<T, FaultShowArgs>)
 				return fault_show(kernel, a);
+			else if constexpr (std::is_same_v<T, DebugRecoveryArgs>)
+				return debug_recovery(kernel, a);
 			else
 				return import_config(kernel, a);
 		},

@@ -24,7 +24,7 @@ using Command = std::variant<LnetConfigureArgs, LnetUnconfigureArgs, NetAddArgs,
 			     RouteDelArgs, RouteShowArgs, PingArgs, StatsShowArgs,
 			     StatsResetArgs, GlobalShowArgs, SetArgs, ExportArgs,
 			     ImportArgs, FaultAddArgs, FaultDelArgs, FaultResetArgs,
-			     FaultShowArgs>;
+			     FaultShowArgs, DebugRecoveryArgs>;
 
 inline constexpr int exit_ok = 0;
 inline constexpr int exit_failed = 1;

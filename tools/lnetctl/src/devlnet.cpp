@@ -146,6 +146,14 @@ std::vector<PeerInfo> DevLnet::get_peers()
 	return peers;
 }
 
+RecoveryQueue DevLnet::get_recovery_queue(HealthOf what)
+{
+	auto s = pack_get_recovery_queue(what);
+
+	do_ioctl(LNET_IOC_GET_RECOVERY_QUEUE, &s);
+	return unpack_recovery_queue(s);
+}
+
 void DevLnet::add_route(const RouteConfig &route)
 {
 	auto d = pack_add_route(route);

@@ -30,6 +30,7 @@ public:
 	void set_health(HealthOf what, std::optional<lnet_nid_t> nid,
 			std::int32_t value) override;
 	std::vector<PeerInfo> get_peers() override;
+	RecoveryQueue get_recovery_queue(HealthOf what) override;
 	void add_route(const RouteConfig &route) override;
 	void del_route(std::uint32_t net, lnet_nid_t gateway) override;
 	std::vector<RouteInfo> get_routes() override;

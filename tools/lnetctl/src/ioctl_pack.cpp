@@ -67,6 +67,13 @@ std::string read_string(const char (&src)[N])
 	return std::string(src, strnlen(src, N));
 }
 
+// SET_HEALTHV's sh_type, GET_RECOVERY_QUEUE's rl_type
+std::uint32_t health_type(HealthOf what)
+{
+	return what == HealthOf::local_ni ? LNET_HEALTH_LOCAL_NI :
+					    LNET_HEALTH_PEER_NI;
+}
+
 lnet_ioctl_config_data config_data()
 {
 	return v2_struct(&lnet_ioctl_config_data::cfg_hdr);
@@ -288,12 +295,34 @@ lnet_ioctl_set_health pack_set_health(HealthOf what,
 {
 	auto s = v2_struct(&lnet_ioctl_set_health::sh_hdr);
 
-	s.sh_type = what == HealthOf::local_ni ? LNET_HEALTH_LOCAL_NI :
-						 LNET_HEALTH_PEER_NI;
+	s.sh_type = health_type(what);
 	s.sh_nid = nid.value_or(LNET_NID_ANY);
 	s.sh_all = !nid;
 	s.sh_value = value;
 	return s;
+}
+
+lnet_ioctl_recovery_list pack_get_recovery_queue(HealthOf what)
+{
+	auto s = v2_struct(&lnet_ioctl_recovery_list::rl_hdr);
+
+	s.rl_type = health_type(what);
+	return s;
+}
+
+RecoveryQueue unpack_recovery_queue(const lnet_ioctl_recovery_list &r)
+{
+	std::uint32_t n = std::min<std::uint32_t>(r.rl_count, LNET_RECOVERY_LIST_MAX);
+	RecoveryQueue q;
+
+	q.total = std::max(r.rl_total, n);
+	for (std::uint32_t i = 0; i < n; i++) {
+		const lnet_ioctl_recovery_entry &e = r.rl_entries[i];
+
+		q.entries.push_back(RecoveryEntry{ e.re_nid, e.re_health_value,
+						   e.re_ping_count, e.re_next_ping });
+	}
+	return q;
 }
 
 NiHealth unpack_ni_health(const lnet_ioctl_ni_health &r)

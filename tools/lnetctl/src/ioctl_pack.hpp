@@ -44,6 +44,10 @@ NiHealth unpack_ni_health(const lnet_ioctl_ni_health &reply);
 lnet_ioctl_set_health pack_set_health(HealthOf what,
 				      std::optional<lnet_nid_t> nid,
 				      std::int32_t value);
+// GET_RECOVERY_QUEUE. At most LNET_RECOVERY_LIST_MAX entries are read,
+// whatever rl_count says; total is never below the number read.
+lnet_ioctl_recovery_list pack_get_recovery_queue(HealthOf what);
+RecoveryQueue unpack_recovery_queue(const lnet_ioctl_recovery_list &reply);
 
 lnet_ioctl_peer_ni pack_get_peer_ni(std::uint32_t index);
 PeerNiInfo unpack_peer_ni(const lnet_ioctl_peer_ni &reply);

@@ -136,6 +136,26 @@ struct NiHealth {
 	bool operator==(const NiHealth &) const = default;
 };
 
+// One NI on a recovery queue (GET_RECOVERY_QUEUE).
+struct RecoveryEntry {
+	lnet_nid_t nid = LNET_NID_ANY;
+	std::int32_t health_value = 0;
+	std::uint32_t ping_count = 0;	// pings since last heard from
+	std::int64_t next_ping = 0;	// s; recovery_ping_pending: awaiting REPLY
+
+	bool operator==(const RecoveryEntry &) const = default;
+};
+
+// next_ping of an NI whose recovery ping waits for its reply.
+inline constexpr std::int64_t recovery_ping_pending = -1;
+
+struct RecoveryQueue {
+	std::vector<RecoveryEntry> entries;	// oldest first
+	std::uint32_t total = 0;		// queued: may exceed entries.size()
+
+	bool operator==(const RecoveryQueue &) const = default;
+};
+
 struct RouteConfig {
 	std::uint32_t net = LNET_NET_ANY;	// remote net
 	lnet_nid_t gateway = LNET_NID_ANY;
@@ -273,6 +293,10 @@ public:
 	// Health of one local NI or peer NI (@nid), or of all (nullopt).
 	virtual void set_health(HealthOf what, std::optional<lnet_nid_t> nid,
 				std::int32_t value) = 0;
+
+	// The local NIs or peer NIs that recovery pings are bringing back to
+	// health.
+	virtual RecoveryQueue get_recovery_queue(HealthOf what) = 0;
 
 	virtual void add_route(const RouteConfig &route) = 0;
 	virtual void del_route(std::uint32_t net, lnet_nid_t gateway) = 0;

@@ -46,6 +46,8 @@ std::string scalar_text(const Scalar &s)
 		return quote(s.text);
 	case Scalar::Style::raw:
 		return s.text;
+	case Scalar::Style::comment:
+		return "# " + s.text;
 	case Scalar::Style::plain_if_safe:
 		break;
 	}
@@ -101,9 +103,12 @@ private:
 	void sequence(const Seq &q, int dash)
 	{
 		for (const auto &item : q) {
+			const auto *s = std::get_if<Scalar>(&item.value);
+
 			pad(dash);
-			out += "- ";
-			if (const auto *s = std::get_if<Scalar>(&item.value)) {
+			if (!s || s->style != Scalar::Style::comment)
+				out += "- ";
+			if (s) {
 				out += scalar_text(*s);
 				out += '\n';
 			} else if (const auto *m = std::get_if<Map>(&item.value)) {
@@ -135,6 +140,11 @@ Node str(std::string_view text)
 Node quoted(std::string_view text)
 {
 	return Node{ Scalar{ std::string(text), Scalar::Style::quoted } };
+}
+
+Node comment(std::string_view text)
+{
+	return Node{ Scalar{ std::string(text), Scalar::Style::comment } };
 }
 
 Node boolean(bool value)

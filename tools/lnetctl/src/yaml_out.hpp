@@ -28,6 +28,7 @@ struct Scalar {
 		plain_if_safe,	// quoted only when needed to read back
 		quoted,		// always double-quoted
 		raw,		// never quoted (numbers, True/False)
+		comment,	// "# text"; as a sequence item, a line of its own
 	};
 
 	std::string text;
@@ -47,6 +48,9 @@ struct Entry {
 Node str(std::string_view text);
 // A string that is always double-quoted (e.g. CPT: "[0,1]").
 Node quoted(std::string_view text);
+// A comment line among a sequence's items, at their indentation:
+// "    # 3 more not listed". Readers of the YAML do not see it.
+Node comment(std::string_view text);
 // True/False, spelled as lnetctl does.
 Node boolean(bool value);
 Node map(Map entries);

@@ -283,6 +283,29 @@ yaml::Node render_counters(const Counters &counters)
 	return yaml::map(std::move(m));
 }
 
+yaml::Node render_recovery_queue(const RecoveryQueue &queue)
+{
+	yaml::Seq items;
+
+	for (const auto &e : queue.entries) {
+		yaml::Map m;
+
+		add(m, "nid", nid_node(e.nid));
+		add(m, "health value", num(e.health_value));
+		add(m, "ping count", num(e.ping_count));
+		if (e.next_ping == recovery_ping_pending)
+			add(m, "next ping", str("pending"));
+		else
+			add(m, "next ping", num(e.next_ping));
+		items.push_back(yaml::map(std::move(m)));
+	}
+	if (queue.total > queue.entries.size())
+		items.push_back(yaml::comment(
+			std::to_string(queue.total - queue.entries.size()) +
+			" more not listed"));
+	return yaml::seq(std::move(items));
+}
+
 namespace {
 
 yaml::Node render_fault_rule(FaultKind kind, const FaultInfo &f, bool statistics)

@@ -52,6 +52,9 @@ yaml::Node render_counters(const Counters &counters);
 // order given, with its statistics if @statistics.
 yaml::Node render_fault_rules(FaultKind kind, std::span<const FaultInfo> rules,
 			      bool statistics);
+// The value of "local NI recovery:" / "peer NI recovery:": one item per
+// entry, then "# N more not listed" if the queue holds more.
+yaml::Node render_recovery_queue(const RecoveryQueue &queue);
 // The "lnd tunables" mapping (empty for an LND without tunables).
 yaml::Map render_lnd_tunables(const LndTunables &lnd);
 

@@ -188,6 +188,29 @@ TEST(Cli, SetBadInput)
 	expect_usage_error({ "set" }, "a tunable is required");
 }
 
+TEST(Cli, DebugRecovery)
+{
+	EXPECT_EQ(parsed<DebugRecoveryArgs>({ "debug", "recovery", "--local" }),
+		  (DebugRecoveryArgs{ true, false }));
+	EXPECT_EQ(parsed<DebugRecoveryArgs>({ "debug", "recovery", "--peer" }),
+		  (DebugRecoveryArgs{ false, true }));
+}
+
+TEST(Cli, DebugRecoveryBadInput)
+{
+	const std::string one_of = "lnetctl debug recovery: give --local or --peer "
+				   "(one of them)\n";
+	expect_usage_error({ "debug", "recovery" }, one_of);
+	expect_usage_error({ "debug", "recovery", "--local", "--peer" }, one_of);
+	expect_usage_error({ "debug", "recovery", "--peer", "--local" }, one_of);
+	expect_usage_error({ "debug", "recovery", "--local", "--bogus" }, "--bogus");
+	expect_usage_error({ "debug", "recovery", "--local", "extra" }, "extra");
+	expect_usage_error({ "debug", "recovery", "--nid", "1.2.3.4@tcp" }, "--nid");
+	expect_usage_error({ "debug" }, "lnetctl debug: a command is required "
+					"(one of: recovery)");
+	expect_usage_error({ "debug", "queue" }, "unknown command 'queue'");
+}
+
 TEST(Cli, ExportAndImport)
 {
 	EXPECT_EQ(parsed<ExportArgs>({ "export" }), (ExportArgs{ "", false }));
@@ -237,7 +260,7 @@ TEST(Cli, HelpOnEveryLevel)
 		{ "route", "del" }, { "route", "show" }, { "ping" }, { "stats" },
 		{ "stats", "show" }, { "stats", "reset" }, { "global" },
 		{ "global", "show" }, { "set" }, { "set", "discovery" },
-		{ "export" }, { "import" },
+		{ "export" }, { "import" }, { "debug" }, { "debug", "recovery" },
 	};
 
 	for (auto words : paths) {

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include <lnet/nid.hpp>
+#include <yaml-cpp/yaml.h>
 
 #include "cli.hpp"
 #include "fake_kernel.hpp"
@@ -339,6 +340,138 @@ TEST(Commands, HealthSet)
 	EXPECT_EQ(r.status, 1);
 	EXPECT_NE(r.err.find("give --health"), std::string::npos) << r.err;
 	EXPECT_EQ(k.ni_health[ni_nid].health_value, 500);
+}
+
+// lnetctl debug recovery OPTIONS... against @k: what it must answer.
+void expect_recovery(FakeKernel &k, std::vector<std::string> options, int status,
+		     const std::string &out, const std::string &err = "")
+{
+	options.insert(options.begin(), { "debug", "recovery" });
+	Result r = run_words(k, options);
+	EXPECT_EQ(r.status, status) << r.err;
+	EXPECT_EQ(r.out, out);
+	EXPECT_EQ(r.err, err);
+}
+
+TEST(Commands, DebugRecoveryEmpty)
+{
+	FakeKernel k = node();
+	expect_recovery(k, { "--local" }, 0, "local NI recovery: []\n");
+	expect_recovery(k, { "--peer" }, 0, "peer NI recovery: []\n");
+	EXPECT_EQ(k.calls, (std::vector<std::string>{ "get_recovery_queue",
+						      "get_recovery_queue" }));
+}
+
+TEST(Commands, DebugRecoveryOneEntry)
+{
+	FakeKernel k = node();
+	k.recovery[HealthOf::local_ni] = { { { eth0_nid, 100, 2, 3 } }, 1 };
+	expect_recovery(k, { "--local" }, 0,
+			"local NI recovery:\n"
+			"    - nid: 192.168.1.10@tcp\n"
+			"      health value: 100\n"
+			"      ping count: 2\n"
+			"      next ping: 3\n");
+	// the other queue is another list
+	expect_recovery(k, { "--peer" }, 0, "peer NI recovery: []\n");
+}
+
+TEST(Commands, DebugRecoveryPendingPing)
+{
+	FakeKernel k = node();
+	k.recovery[HealthOf::peer_ni] = {
+		{ { peer_nid, 0, 7, recovery_ping_pending }, { eth1_nid1 + 1, 950, 1, 0 } },
+		2
+	};
+	expect_recovery(k, { "--peer" }, 0,
+			"peer NI recovery:\n"
+			"    - nid: 192.168.1.11@tcp\n"
+			"      health value: 0\n"
+			"      ping count: 7\n"
+			"      next ping: pending\n"
+			"    - nid: 10.0.0.11@tcp1\n"
+			"      health value: 950\n"
+			"      ping count: 1\n"
+			"      next ping: 0\n");
+}
+
+TEST(Commands, DebugRecoveryTruncated)
+{
+	FakeKernel k = node();
+	RecoveryQueue &q = k.recovery[HealthOf::peer_ni];
+	for (std::uint32_t i = 0; i < 64; i++)
+		q.entries.push_back({ peer_nid + i, static_cast<std::int32_t>(i), i,
+				      i % 2 ? recovery_ping_pending : 60 });
+	q.total = 100;
+	Result r = run_words(k, { "debug", "recovery", "--peer" });
+	EXPECT_EQ(r.status, 0) << r.err;
+	EXPECT_EQ(r.out.rfind("peer NI recovery:\n"
+			      "    - nid: 192.168.1.11@tcp\n"
+			      "      health value: 0\n"
+			      "      ping count: 0\n"
+			      "      next ping: 60\n"
+			      "    - nid: 192.168.1.12@tcp\n"
+			      "      health value: 1\n"
+			      "      ping count: 1\n"
+			      "      next ping: pending\n", 0),
+		  0U) << r.out;
+	const std::string tail = "    - nid: 192.168.1.74@tcp\n"
+				 "      health value: 63\n"
+				 "      ping count: 63\n"
+				 "      next ping: pending\n"
+				 "    # 36 more not listed\n";
+	ASSERT_GE(r.out.size(), tail.size());
+	EXPECT_EQ(r.out.substr(r.out.size() - tail.size()), tail) << r.out;
+
+	// the comment is no item: the document still holds 64 entries
+	YAML::Node doc = YAML::Load(r.out);
+	EXPECT_EQ(doc["peer NI recovery"].size(), 64U);
+	EXPECT_EQ(doc["peer NI recovery"][1]["next ping"].as<std::string>(), "pending");
+}
+
+TEST(Commands, DebugRecoveryKernelErrors)
+{
+	FakeKernel k;
+	expect_recovery(k, { "--local" }, 1, "",
+			"show:\n"
+			"    - local NI recovery:\n"
+			"          errno: -100\n"
+			"          descr: \"cannot get the local NI recovery queue: "
+			"Network is down\"\n");
+	k = node();
+	k.fail["get_recovery_queue"] = EINVAL;
+	expect_recovery(k, { "--peer" }, 1, "",
+			"show:\n"
+			"    - peer NI recovery:\n"
+			"          errno: -22\n"
+			"          descr: \"cannot get the peer NI recovery queue: "
+			"Invalid argument\"\n");
+}
+
+TEST(Commands, DebugRecoveryArgumentErrors)
+{
+	const std::string one_of = "lnetctl debug recovery: give --local or --peer "
+				   "(one of them)\n"
+				   "Run 'lnetctl debug recovery --help' for usage.\n";
+	FakeKernel k = node();
+	expect_recovery(k, {}, 2, "", one_of);
+	expect_recovery(k, { "--local", "--peer" }, 2, "", one_of);
+	expect_recovery(k, { "--all" }, 2, "",
+			"lnetctl debug recovery: The following argument was not "
+			"expected: --all\n"
+			"Run 'lnetctl debug recovery --help' for usage.\n");
+	EXPECT_TRUE(k.calls.empty());
+
+	// the verb itself refuses the same, without asking the kernel
+	for (const DebugRecoveryArgs &a :
+	     { DebugRecoveryArgs{ false, false }, DebugRecoveryArgs{ true, true } }) {
+		Outcome o = debug_recovery(k, a);
+		EXPECT_TRUE(o.out.empty());
+		EXPECT_EQ(o.errors, (std::vector<ErrorItem>{
+					    { "show", "recovery", EINVAL,
+					      "give --local or --peer (one of them)" } }));
+	}
+	EXPECT_TRUE(k.calls.empty());
 }
 
 TEST(Commands, RouteAdd)

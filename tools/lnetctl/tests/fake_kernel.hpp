@@ -42,6 +42,7 @@ public:
 	std::vector<PingRequest> pings;
 	std::map<lnet_nid_t, MsgStats> ni_stats;
 	std::map<lnet_nid_t, NiHealth> ni_health;
+	std::map<HealthOf, RecoveryQueue> recovery;
 	Counters counters{};
 	// Fault rules per kind, newest first, as the kernel keeps them.
 	std::map<FaultKind, std::vector<FaultInfo>> faults;
@@ -176,6 +177,13 @@ public:
 	{
 		enter("get_peers");
 		return peers;
+	}
+
+	RecoveryQueue get_recovery_queue(HealthOf what) override
+	{
+		enter("get_recovery_queue");
+		need_configured();
+		return recovery[what];
 	}
 
 	void add_route(const RouteConfig &route) override

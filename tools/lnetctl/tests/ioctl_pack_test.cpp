@@ -33,6 +33,8 @@ TEST(IoctlPack, StructSizes)
 	EXPECT_EQ(sizeof(lnet_ioctl_tunables_o2iblnd), 40U);
 	EXPECT_EQ(sizeof(lnet_ioctl_lnd_tunables), 60U);
 	EXPECT_EQ(ni_ioctl_len, 868U);
+	EXPECT_EQ(sizeof(lnet_ioctl_recovery_entry), 24U);
+	EXPECT_EQ(sizeof(lnet_ioctl_recovery_list), 1560U);
 }
 
 TEST(IoctlPack, CommandValues)
@@ -56,6 +58,7 @@ TEST(IoctlPack, CommandValues)
 	EXPECT_EQ(LNET_IOC_GET_LOCAL_NI, 0xC0B86561UL);
 	EXPECT_EQ(LNET_IOC_GET_LOCAL_NI_MSG_STATS, 0xC0B86565UL);
 	EXPECT_EQ(LNET_IOC_GET_LOCAL_HSTATS, 0xC0B86567UL);
+	EXPECT_EQ(LNET_IOC_GET_RECOVERY_QUEUE, 0xC0B86568UL);
 	EXPECT_EQ(LNET_IOC_RESET_LNET_STATS, 0xC0B8656EUL);
 	EXPECT_EQ(LNET_IOC_SET_PEER, 0xC0B86570UL);
 	EXPECT_EQ(_IOC_NR(LNET_IOC_CLEAR_DEBUG) - 1, LNET_IOC_MIN_NR);
@@ -314,6 +317,47 @@ TEST(IoctlPack, PeerNiAndNiStats)
 	EXPECT_EQ(u64_at(sh, 8), LNET_NID_ANY);
 	EXPECT_EQ(u32_at(sh, 16), std::uint32_t{ LNET_HEALTH_LOCAL_NI });
 	EXPECT_EQ(u32_at(sh, 24), 1U);
+}
+
+TEST(IoctlPack, RecoveryQueueBytes)
+{
+	lnet_ioctl_recovery_list l = pack_get_recovery_queue(HealthOf::peer_ni);
+	EXPECT_EQ(u32_at(l, 0), 1560U);
+	EXPECT_EQ(u32_at(l, 4), LNET_IOCTL_VERSION2);
+	EXPECT_EQ(u32_at(l, 8), std::uint32_t{ LNET_HEALTH_PEER_NI });
+	EXPECT_EQ(u32_at(l, 12), 0U);
+	EXPECT_EQ(u32_at(l, 16), 0U);
+	EXPECT_EQ(u32_at(l, 20), 0U);	// rl_pad
+	l = pack_get_recovery_queue(HealthOf::local_ni);
+	EXPECT_EQ(u32_at(l, 8), std::uint32_t{ LNET_HEALTH_LOCAL_NI });
+
+	l.rl_count = 2;
+	l.rl_total = 7;
+	l.rl_entries[0] = { gw_nid, 300, 4, 12 };
+	l.rl_entries[1] = { gw_nid + 1, 0, 9, -1 };
+	l.rl_entries[2] = { gw_nid + 2, 1, 1, 1 };	// past rl_count
+	EXPECT_EQ(u64_at(l, 24), gw_nid);
+	EXPECT_EQ(s32_at(l, 32), 300);
+	EXPECT_EQ(u32_at(l, 36), 4U);
+	EXPECT_EQ(value_at<std::int64_t>(l, 40), 12);
+	EXPECT_EQ(value_at<std::int64_t>(l, 24 + 24 + 16), -1);
+	RecoveryQueue q = unpack_recovery_queue(l);
+	EXPECT_EQ(q, (RecoveryQueue{ { { gw_nid, 300, 4, 12 },
+				       { gw_nid + 1, 0, 9, recovery_ping_pending } },
+				     7 }));
+}
+
+TEST(IoctlPack, UnpackRecoveryQueueClampsCount)
+{
+	lnet_ioctl_recovery_list l = pack_get_recovery_queue(HealthOf::local_ni);
+	l.rl_count = LNET_RECOVERY_LIST_MAX + 10;
+	l.rl_total = 3;
+	RecoveryQueue q = unpack_recovery_queue(l);
+	EXPECT_EQ(q.entries.size(), std::size_t{ LNET_RECOVERY_LIST_MAX });
+	EXPECT_EQ(q.total, std::uint32_t{ LNET_RECOVERY_LIST_MAX });
+	l.rl_count = 0;
+	l.rl_total = 0;
+	EXPECT_EQ(unpack_recovery_queue(l), RecoveryQueue{});
 }
 
 }  // namespace

@@ -56,6 +56,34 @@ TEST(YamlOut, ScalarSequenceItems)
 	EXPECT_EQ(render(root), "peer list:\n    - 1.2.3.4@tcp\n    - -1\n");
 }
 
+TEST(YamlOut, CommentItemsStandAlone)
+{
+	Map item;
+	add(item, "nid", str("1.2.3.4@tcp"));
+	Map inner;
+	add(inner, "list", seq({ num(1), comment("1 more") }));
+	Map root;
+	add(root, "queue", seq({ map(std::move(item)), comment("2 more not listed") }));
+	add(root, "nested", map(std::move(inner)));
+	add(root, "only", seq({ comment("nothing") }));
+	const std::string text = render(root);
+	EXPECT_EQ(text, "queue:\n"
+			"    - nid: 1.2.3.4@tcp\n"
+			"    # 2 more not listed\n"
+			"nested:\n"
+			"    list:\n"
+			"      - 1\n"
+			"      # 1 more\n"
+			"only:\n"
+			"    # nothing\n");
+
+	YAML::Node doc = YAML::Load(text);
+	EXPECT_EQ(doc["queue"].size(), 1U);
+	EXPECT_EQ(doc["queue"][0]["nid"].as<std::string>(), "1.2.3.4@tcp");
+	EXPECT_EQ(doc["nested"]["list"].size(), 1U);
+	EXPECT_TRUE(doc["only"].IsNull());
+}
+
 TEST(YamlOut, NeedsQuotes)
 {
 	EXPECT_FALSE(needs_quotes("192.168.1.10@tcp"));

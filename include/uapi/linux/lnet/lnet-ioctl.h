@@ -345,6 +345,30 @@ struct lnet_ioctl_set_health {
 	__u32	sh_pad;			/* 28 zero */
 };					/* 32 */
 
+/* GET_RECOVERY_QUEUE, project-defined: the local NIs (rl_type
+ * LNET_HEALTH_LOCAL_NI) or peers (LNET_HEALTH_PEER_NI) that recovery pings
+ * are trying to bring back to full health, oldest first.
+ */
+#define LNET_RECOVERY_LIST_MAX	64
+
+struct lnet_ioctl_recovery_entry {
+	__u64	re_nid;			/*  0 */
+	__s32	re_health_value;	/*  8 0..1000 */
+	__u32	re_ping_count;		/* 12 pings since last heard from */
+	__s64	re_next_ping;		/* 16 s until the next ping is due;
+					 *    -1: one is waiting for its REPLY
+					 */
+};					/* 24 */
+
+struct lnet_ioctl_recovery_list {
+	struct lnet_ioctl_hdr rl_hdr;	/*  0 */
+	__u32	rl_type;		/*  8 in: LNET_HEALTH_* */
+	__u32	rl_count;		/* 12 out: entries filled */
+	__u32	rl_total;		/* 16 out: entries queued (may be more) */
+	__u32	rl_pad;			/* 20 zero */
+	struct lnet_ioctl_recovery_entry rl_entries[LNET_RECOVERY_LIST_MAX];
+};					/* 24 + 64 * 24 = 1560 */
+
 /* GET_LNET_STATS, project-defined: global counters ("lnetctl stats show"),
  * in the order lnetctl prints them.
  */
@@ -645,6 +669,9 @@ LNET_IOCTL_ASSERT(sizeof(struct lnet_ioctl_ni_health) == 88, "NI health");
 LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_ni_health, lnh_next_ping, 80);
 LNET_IOCTL_ASSERT(sizeof(struct lnet_ioctl_set_health) == 32, "set health");
 LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_set_health, sh_all, 24);
+LNET_IOCTL_ASSERT(sizeof(struct lnet_ioctl_recovery_entry) == 24, "recovery entry");
+LNET_IOCTL_ASSERT(sizeof(struct lnet_ioctl_recovery_list) == 1560, "recovery list");
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_recovery_list, rl_entries, 24);
 LNET_IOCTL_ASSERT(sizeof(struct lnet_ioctl_lnet_stats) == 216, "lnet stats");
 LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_lnet_stats, st_drop_length, 208);
 LNET_IOCTL_ASSERT(sizeof(struct lnet_ioctl_peer_ni) == 264, "peer NI");

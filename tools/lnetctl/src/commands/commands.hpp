@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "../kernel.hpp"
@@ -192,6 +193,18 @@ struct FaultShowArgs {
 	bool operator==(const FaultShowArgs &) const = default;
 };
 
+// debug recovery --local | --peer
+struct DebugRecoveryArgs {
+	bool local = false;
+	bool peer = false;
+
+	bool operator==(const DebugRecoveryArgs &) const = default;
+};
+
+// What debug recovery says when not given exactly one of its options.
+inline constexpr std::string_view debug_recovery_choice =
+	"give --local or --peer (one of them)";
+
 // Default ping timeout, seconds.
 inline constexpr std::int64_t default_ping_timeout = 1;
 
@@ -215,6 +228,7 @@ Outcome fault_add(Kernel &k, const FaultAddArgs &a);
 Outcome fault_del(Kernel &k, const FaultDelArgs &a);
 Outcome fault_reset(Kernel &k, const FaultResetArgs &a);
 Outcome fault_show(Kernel &k, const FaultShowArgs &a);
+Outcome debug_recovery(Kernel &k, const DebugRecoveryArgs &a);
 // Writes the file itself; with no file the document is the Outcome's out.
 // Nothing is written unless every part of the configuration could be read.
 Outcome export_config(Kernel &k, const ExportArgs &a);
