@@ -558,7 +558,10 @@ void kib_pool_stop(struct kib_net *net);
 void kib_pool_close(struct kib_net *net);
 struct kib_tx *kib_tx_get(struct kib_net *net);
 void kib_tx_done(struct kib_tx *tx);
-void kib_txlist_done(struct list_head *txs, int status);
+void kib_txlist_done(struct list_head *txs, int status,
+		     enum lnet_msg_status hs);
+void kib_conn_txs_timed_out(struct kib_conn *conn);
+enum lnet_msg_status kib_connect_failure_status(int error);
 void kib_tx_prep(struct kib_tx *tx, u8 type, unsigned int body_nob);
 bool kib_queue_tx_locked(struct kib_conn *conn, struct kib_tx *tx);
 void kib_queue_tx(struct kib_conn *conn, struct kib_tx *tx);

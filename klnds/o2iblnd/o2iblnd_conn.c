@@ -21,6 +21,7 @@
 #include <linux/slab.h>
 #include <linux/lnet/cpt.h>
 #include <linux/lnet/nidstr.h>
+#include <linux/lnet/test-export.h>
 #include "o2iblnd.h"
 
 #define KIB_RESOLVE_TIMEOUT_MS	5000
@@ -398,6 +399,8 @@ void kib_conn_close_locked(struct kib_conn *conn, int error)
 	if (peer->connecting == conn)
 		peer->connecting = NULL;
 	conn->error = error;
+	if (error == -ETIMEDOUT)
+		kib_conn_txs_timed_out(conn);
 	kib_set_state(conn, KIB_CONN_CLOSING);
 	kib_conn_get(conn);
 	queue_work(kib_data.wq, &conn->close_work);
@@ -443,6 +446,28 @@ static void kib_peer_after_close(struct kib_peer *peer, struct kib_conn *conn,
 	kib_peer_unhash_locked(peer);
 }
 
+/*
+ * What the messages of a peer we could not (re)connect to learn (spec
+ * 3.2): unreachable or timed out, the network's fault; refused, the
+ * peer dropped them; anything else failed here (and may be resent).
+ * A shutdown's are judged by their errno.
+ */
+enum lnet_msg_status kib_connect_failure_status(int error)
+{
+	switch (error) {
+	case -ESHUTDOWN:
+		return LNET_MSG_STATUS_OK;
+	case -ETIMEDOUT:
+	case -EHOSTUNREACH:
+		return LNET_MSG_STATUS_NETWORK_TIMEOUT;
+	case -ECONNREFUSED:
+		return LNET_MSG_STATUS_REMOTE_DROPPED;
+	default:
+		return LNET_MSG_STATUS_LOCAL_DROPPED;
+	}
+}
+LNET_EXPORT_FOR_TEST(kib_connect_failure_status);
+
 static void kib_conn_close_work(struct work_struct *work)
 {
 	struct kib_conn *conn = container_of(work, struct kib_conn, close_work);
@@ -486,7 +511,7 @@ static void kib_conn_close_work(struct work_struct *work)
 		deferred++;
 	}
 	spin_unlock_bh(&conn->lock);
-	kib_txlist_done(&txs, error);
+	kib_txlist_done(&txs, error, LNET_MSG_STATUS_OK);
 	while (deferred--)
 		kib_conn_put(conn);	/* taken when each completed */
 
@@ -498,8 +523,11 @@ static void kib_conn_close_work(struct work_struct *work)
 	if (!conn->flood_nid)	/* a test flood's: not the peer's business */
 		kib_peer_after_close(conn->peer, conn, &failed);
 	spin_unlock_bh(&net->lock);
-	kib_txlist_done(&failed, conn->reconnect ? -ECONNREFUSED :
-			error == -ESHUTDOWN ? error : -EHOSTUNREACH);
+	if (conn->reconnect)
+		error = -ECONNREFUSED;
+	kib_txlist_done(&failed, error == -ESHUTDOWN ||
+			error == -ECONNREFUSED ? error : -EHOSTUNREACH,
+			kib_connect_failure_status(error));
 
 	kib_conn_put(conn);	/* the id's */
 	kib_conn_put(conn);	/* close_work's */
@@ -1153,7 +1181,7 @@ void kib_net_close_peers(struct kib_net *net, int error)
 		kib_conn_close_locked(conn, error);
 #endif
 	spin_unlock_bh(&net->lock);
-	kib_txlist_done(&failed, error);
+	kib_txlist_done(&failed, error, LNET_MSG_STATUS_OK);
 }
 
 /*

@@ -24,6 +24,7 @@
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include <linux/lnet/nidstr.h>
+#include <linux/lnet/test-export.h>
 #include "o2iblnd.h"
 
 #define KIB_MAX_RDMA_WRS	16	/* per transfer */
@@ -289,7 +290,12 @@ void kib_tx_done(struct kib_tx *tx)
 	spin_unlock_bh(&net->pool_lock);
 }
 
-void kib_txlist_done(struct list_head *txs, int status)
+/*
+ * Fail every tx on @txs that has no status yet with @status and, unless
+ * @hs is OK (let the core judge by the errno), health status @hs.
+ */
+void kib_txlist_done(struct list_head *txs, int status,
+		     enum lnet_msg_status hs)
 {
 	struct kib_tx *tx, *tmp;
 
@@ -297,8 +303,10 @@ void kib_txlist_done(struct list_head *txs, int status)
 		list_del_init(&tx->list);
 		tx->sending = 0;
 		tx->waiting = false;
-		if (!tx->status)
+		if (!tx->status) {
 			tx->status = status;
+			tx->hstatus = hs;
+		}
 		kib_tx_done(tx);
 	}
 }
@@ -877,6 +885,48 @@ struct kib_tx *kib_find_waiting_tx_locked(struct kib_conn *conn, u8 type,
 			return tx;
 	return NULL;
 }
+
+static void kib_tx_timed_out(struct kib_tx *tx, enum lnet_msg_status hs)
+{
+	if (tx->status || hs == LNET_MSG_STATUS_OK)
+		return;
+	tx->status = -ETIMEDOUT;
+	tx->hstatus = hs;
+}
+
+/**
+ * kib_conn_txs_timed_out() - @conn is closed for a timeout: blame each tx
+ * @conn: the connection, not yet drained
+ *
+ * Where each tx was says whose fault its timeout is (spec 3.2): still
+ * queued here, ours (LOCAL_TIMEOUT); posted and not completed, the
+ * network's (NETWORK_TIMEOUT); sent and waiting for the peer's answer,
+ * the peer's (REMOTE_TIMEOUT). Called before the drain, which would
+ * otherwise call every posted tx a failed send (REMOTE_DROPPED).
+ *
+ * Context: net->lock held.
+ */
+void kib_conn_txs_timed_out(struct kib_conn *conn)
+{
+	struct list_head *queued[] = {
+		&conn->tx_noops, &conn->tx_queue, &conn->tx_queue_rsrvd,
+	};
+	struct kib_tx *tx;
+	int i;
+
+	lockdep_assert_held(&conn->net->lock);
+	spin_lock(&conn->lock);
+	for (i = 0; i < ARRAY_SIZE(queued); i++)
+		list_for_each_entry(tx, queued[i], list)
+			kib_tx_timed_out(tx, LNET_MSG_STATUS_LOCAL_TIMEOUT);
+	list_for_each_entry(tx, &conn->active_txs, list)
+		kib_tx_timed_out(tx, tx->sending ?
+				 LNET_MSG_STATUS_NETWORK_TIMEOUT :
+				 tx->waiting ? LNET_MSG_STATUS_REMOTE_TIMEOUT :
+				 LNET_MSG_STATUS_OK);
+	spin_unlock(&conn->lock);
+}
+LNET_EXPORT_FOR_TEST(kib_conn_txs_timed_out);
 
 /* Anything queued or awaiting its completion beyond its deadline? */
 bool kib_conn_timed_out(struct kib_conn *conn)

@@ -259,6 +259,8 @@ struct ksock_conn {
 	bool			probed;
 	unsigned long		probe_end;
 	int			error;
+	/* what its queued txs fail with, if not by @error's errno */
+	u8			tx_hstatus;	/* enum lnet_msg_status */
 
 	/* socket callbacks we replaced (sk_callback_lock) */
 	bool			cb_installed;
@@ -315,6 +317,9 @@ struct ksock_tx {
 	struct lnet_msg		*msg;		/* NULL for a NOOP */
 	struct ksock_conn	*conn;		/* queued on (no reference) */
 	int			status;
+	u8			hstatus;	/* enum lnet_msg_status; OK:
+						 * the core judges by @status
+						 */
 	bool			zc;		/* sent by sendpage, cookie set */
 	bool			zc_acked;
 	bool			zcack;		/* a NOOP carrying ZC-ACKs */

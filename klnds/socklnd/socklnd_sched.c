@@ -267,6 +267,9 @@ fail:
 /*
  * Has @conn stopped making progress? The reaper reads the scheduler's
  * deadlines racily: a stale value only delays the verdict by a scan.
+ * A connection whose peer no longer takes what was written to the socket
+ * has its queued messages blamed on the peer (REMOTE_TIMEOUT); a stalled
+ * receive or send queue on the network (NETWORK_TIMEOUT, by the errno).
  */
 static int ksock_conn_timed_out(struct ksock_conn *conn, unsigned long now)
 {
@@ -287,6 +290,7 @@ static int ksock_conn_timed_out(struct ksock_conn *conn, unsigned long now)
 		conn->tx_bufnob = bufnob;
 		conn->buf_deadline = now + ksock_timeout() * HZ;
 	} else if (bufnob && time_after(now, conn->buf_deadline)) {
+		conn->tx_hstatus = LNET_MSG_STATUS_REMOTE_TIMEOUT;
 		return -ETIMEDOUT;
 	}
 	return 0;

@@ -33,8 +33,11 @@ static void ksock_tx_release(struct kref *kref)
 {
 	struct ksock_tx *tx = container_of(kref, struct ksock_tx, kref);
 
-	if (tx->msg)
+	if (tx->msg) {
+		if (tx->status && tx->hstatus != LNET_MSG_STATUS_OK)
+			lnet_msg_set_health(tx->msg, tx->hstatus);
 		lnet_finalize(tx->msg, tx->status);
+	}
 	kfree(tx);
 }
 
@@ -559,6 +562,7 @@ void ksock_conn_abort_zc(struct ksock_conn *conn)
 void ksock_conn_flush_tx(struct ksock_conn *conn)
 {
 	struct ksock_sched *sched = conn->sched;
+	struct ksock_tx *tx;
 	LIST_HEAD(zombies);
 
 	spin_lock_bh(&sched->lock);
@@ -567,6 +571,9 @@ void ksock_conn_flush_tx(struct ksock_conn *conn)
 	conn->noops_queued = 0;
 	conn->zcack_tx = NULL;
 	spin_unlock_bh(&sched->lock);
+	list_for_each_entry(tx, &zombies, list)
+		if (!tx->hstatus)
+			tx->hstatus = conn->tx_hstatus;
 	ksock_txlist_done(&zombies, conn->error ?: -ECONNABORTED);
 }
 
@@ -683,6 +690,9 @@ int ksock_process_tx(struct ksock_conn *conn)
 		if (rc == -EAGAIN)
 			return KSOCK_IO_WAIT;
 		if (rc) {
+			/* the peer stopped taking what we write (spec 3.2) */
+			if (rc == -ETIMEDOUT)
+				tx->hstatus = LNET_MSG_STATUS_REMOTE_TIMEOUT;
 			ksock_conn_fail(conn, rc);
 			ksock_conn_terminate(conn);
 			ksock_conn_flush_tx(conn);

@@ -10,6 +10,8 @@
 # refused (E2BIG) without holding memory; a failed group allocation leaves
 # the group sound; the peer unloads its module under brw load while its
 # request buffers wait to be reposted, then serves a new session.
+# Recovery over the LND: guest 0's NI and its peer, set to health 0,
+# are pinged back to 1000 (the NI at its own NID, through itself).
 #
 # Run: lnet-vmtest --suite selftest --kernel debug --guests 2 --timeout 900 \
 #	--script $LNET_TOP/tests/scenarios/selftest.sh --arg tcp
@@ -200,6 +202,25 @@ lst_ok "new_session after the peer's unload" new_session --timeout 120 selftest2
 t_retry "add_group servers $peer (reloaded peer)" 120 "$LST" add_group servers "$peer"
 lst_ok "add_group clients $me again" add_group clients "$me"
 lst_ok "ping servers after the peer's reload" ping servers
+
+# recovery pings over this LND: an NI set low is pinged at its own NID
+# through itself, a peer set low at its NID, until both are back at 1000
+LNETCTL=$LNET_TOP/build/tools/lnetctl/lnetctl
+t_check "set max_recovery_ping_interval 1" "$LNETCTL" set max_recovery_ping_interval 1
+t_check "net set --health 0 ($me)" "$LNETCTL" net set --nid "$me" --health 0
+t_retry "recovery pings of its own NID bring $me back to 1000" 60 \
+	sh -c "'$LNETCTL' net show -v --net '$net' | grep -q 'health value: 1000\$'"
+t_retry "... and it leaves the recovery queue" 30 \
+	sh -c "'$LNETCTL' debug recovery --local | grep -qx 'local NI recovery: \[\]'"
+# (local traffic takes the loopback NI and makes no peer)
+t_check "... the pings went out through $LND_NAME (a peer for its own NID)" \
+	sh -c "'$LNETCTL' peer show --nid '$me' | grep -q 'nid: $me'"
+t_check "peer set --health 0 ($peer)" "$LNETCTL" peer set --nid "$peer" --health 0
+t_retry "recovery pings bring $peer back to 1000" 60 \
+	sh -c "'$LNETCTL' peer show -v --nid '$peer' | grep -q 'health value: 1000\$'"
+t_retry "... and it leaves the recovery queue" 30 \
+	sh -c "'$LNETCTL' debug recovery --peer | grep -qx 'peer NI recovery: \[\]'"
+t_check "set max_recovery_ping_interval 900" "$LNETCTL" set max_recovery_ping_interval 900
 
 # a batch that runs until stopped: stop, then one left running at unload
 lst_ok "add_batch forever" add_batch forever
