@@ -7,8 +7,8 @@
  *   through lnet_int_param_ops, which rejects anything but a decimal (or
  *   0x-prefixed) integer within the tunable's range with -EINVAL, so the
  *   stored value is always valid. The ranges are the ones lnetctl accepts.
- *   This LNet has no recovery, discovery, NUMA-aware
- *   selection or asymmetric-route checks yet: the tunables of those accept
+ *   This LNet has no discovery, NUMA-aware selection
+ *   or asymmetric-route checks yet: the tunables of those accept
  *   only their default (-EOPNOTSUPP and a message saying why otherwise,
  *   at load as at run time), so no admin believes a setting took effect.
  *   The two Lustre deprecated (recovery_interval, router_sensitivity) are
@@ -53,6 +53,36 @@ int lnet_int_param_check(const struct lnet_int_param *p, const char *val,
 }
 LNET_EXPORT_FOR_TEST(lnet_int_param_check);
 
+/*
+ * The tunables that bound each other (spec 3.1, 3.4): a transaction must
+ * outlast its retries (transaction_timeout > retry_count, retry_count <=
+ * transaction_timeout), and with health off (sensitivity 0) nothing is
+ * resent, so retry_count stays 0.
+ */
+static int lnet_int_param_cross_check(const struct lnet_int_param *p, int v,
+				      const char *name)
+{
+	if (p == &lnet_transaction_timeout &&
+	    v <= lnet_tunable(&lnet_retry_count)) {
+		pr_warn("%s=%d refused: it must exceed retry_count (%d)\n",
+			name, v, lnet_tunable(&lnet_retry_count));
+		return -EINVAL;
+	}
+	if (p == &lnet_retry_count &&
+	    v > lnet_tunable(&lnet_transaction_timeout)) {
+		pr_warn("%s=%d refused: it may not exceed transaction_timeout (%d)\n",
+			name, v, lnet_tunable(&lnet_transaction_timeout));
+		return -EINVAL;
+	}
+	if (p == &lnet_retry_count && v &&
+	    !lnet_tunable(&lnet_health_sensitivity)) {
+		pr_warn("%s=%d refused: health is off (health_sensitivity 0), nothing is resent\n",
+			name, v);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* Writers are serialized by the module parameter lock. */
 static int lnet_int_param_set(const char *val, const struct kernel_param *kp)
 {
@@ -77,7 +107,16 @@ static int lnet_int_param_set(const char *val, const struct kernel_param *kp)
 				kp->name, v);
 		return 0;
 	}
+	rc = lnet_int_param_cross_check(p, v, kp->name);
+	if (rc)
+		return rc;
 	WRITE_ONCE(p->value, v);
+	if (p == &lnet_health_sensitivity && !v &&
+	    lnet_tunable(&lnet_retry_count)) {
+		WRITE_ONCE(lnet_retry_count.value, 0);
+		pr_info("%s=0: health is off, retry_count set to 0\n",
+			kp->name);
+	}
 	return 0;
 }
 

@@ -289,6 +289,18 @@ lc_err "set discovery 0: EOPNOTSUPP (no discovery yet)" 95 set discovery 0
 lc_ok "set health_sensitivity 50" set health_sensitivity 50
 lc_has "global show: health_sensitivity 50" "health_sensitivity: 50" global show
 lc_ok "set health_sensitivity 100 (back to its default)" set health_sensitivity 100
+# tunables that bound each other
+lc_err "set transaction_timeout 2 (not above retry_count 2): EINVAL" 22 \
+	set transaction_timeout 2
+t_check "... the kernel log says why" \
+	sh -c "dmesg | grep -q 'lnet_transaction_timeout=2 refused: it must exceed retry_count (2)'"
+lc_err "set retry_count 151 (above transaction_timeout 150): EINVAL" 22 \
+	set retry_count 151
+lc_ok "set health_sensitivity 0 (health off)" set health_sensitivity 0
+lc_has "... sets retry_count to 0" "retry_count: 0" global show
+lc_err "set retry_count 1 with health off: EINVAL" 22 set retry_count 1
+lc_ok "set health_sensitivity 100" set health_sensitivity 100
+lc_ok "set retry_count 2 (health on again)" set retry_count 2
 # write_refused PARAM VALUE [WHY]: writing VALUE to PARAM fails, and
 # PARAM keeps its value
 write_refused() {
