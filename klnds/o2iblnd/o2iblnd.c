@@ -231,24 +231,6 @@ static void kib_shutdown(struct lnet_ni *ni)
 	kfree(net);
 }
 
-static void kib_notify_peer_down(lnet_nid_t nid)
-{
-	struct kib_conn *conn, *tmp;
-	struct kib_peer *peer;
-	struct kib_net *net;
-
-	spin_lock_bh(&kib_data.nets_lock);
-	list_for_each_entry(net, &kib_data.nets, list) {
-		spin_lock(&net->lock);
-		peer = kib_peer_find_locked(net, nid);
-		if (peer)
-			list_for_each_entry_safe(conn, tmp, &peer->conns, list)
-				kib_conn_close_locked(conn, -EHOSTDOWN);
-		spin_unlock(&net->lock);
-	}
-	spin_unlock_bh(&kib_data.nets_lock);
-}
-
 /* ---- /sys/kernel/debug/ko2iblnd ------------------------------------------------ */
 
 #define KIB_STAT(name)	{ #name, offsetof(struct kib_stats, name) }
@@ -305,7 +287,6 @@ static struct lnet_lnd kib_lnd = {
 	.shutdown		= kib_shutdown,
 	.send			= kib_send,
 	.recv			= kib_recv,
-	.notify_peer_down	= kib_notify_peer_down,
 };
 
 static int __init kib_module_init(void)

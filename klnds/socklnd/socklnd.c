@@ -263,24 +263,6 @@ static void ksock_shutdown(struct lnet_ni *ni)
 	kfree(net);
 }
 
-static void ksock_notify_peer_down(lnet_nid_t nid)
-{
-	struct ksock_peer *peer;
-	struct ksock_net *net;
-	struct hlist_node *tmp;
-	int b;
-
-	spin_lock_bh(&ksock_data.nets_lock);
-	list_for_each_entry(net, &ksock_data.nets, list) {
-		spin_lock(&net->lock);
-		hash_for_each_safe(net->peers, b, tmp, peer, hnode)
-			if (peer->id.nid == nid)
-				ksock_peer_close_locked(peer, -EHOSTDOWN);
-		spin_unlock(&net->lock);
-	}
-	spin_unlock_bh(&ksock_data.nets_lock);
-}
-
 static struct lnet_lnd ksock_lnd = {
 	.owner			= THIS_MODULE,
 	.type			= LNET_LND_SOCK,
@@ -288,7 +270,6 @@ static struct lnet_lnd ksock_lnd = {
 	.shutdown		= ksock_shutdown,
 	.send			= ksock_send,
 	.recv			= ksock_recv,
-	.notify_peer_down	= ksock_notify_peer_down,
 	.accept			= ksock_accept,
 };
 

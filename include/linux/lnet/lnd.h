@@ -54,16 +54,15 @@ struct socket;
  *	and release @private; no finalize. @delayed says the message waited
  *	on a lazy portal. Return 0, or -errno without finalizing (the core
  *	then finalizes @msg with that error).
- * @notify_peer_down: the core considers @nid dead; close its connections.
- *	Not called yet: the core keeps peer health (health.c) but does not
- *	judge a peer dead by it yet.
  * @accept: the acceptor matched a connection request to @ni: take over
  *	@sock (only LNDs that use the acceptor). @deadline (jiffies) is the
  *	handshake's, set when the connection was accepted: the LND's part
  *	must be done by then too, so that a peer slow in every stage is
  *	dropped after accept_timeout, not after that much per stage.
  *
- * Registration and @list belong to the core.
+ * Registration and @list belong to the core. No op tells an LND that a
+ * peer is dead: the core has no such verdict before routing judges
+ * gateways' aliveness, so the LNDs close connections on their own evidence.
  */
 struct lnet_lnd {
 	struct module	*owner;
@@ -76,7 +75,6 @@ struct lnet_lnd {
 				struct lnet_msg *msg, bool delayed,
 				struct iov_iter *to, unsigned int mlen,
 				unsigned int rlen);
-	void		(*notify_peer_down)(lnet_nid_t nid);
 	int		(*accept)(struct lnet_ni *ni, struct socket *sock,
 				  unsigned long deadline);
 
