@@ -184,6 +184,7 @@ LNET_EXPORT_FOR_TEST(lnet_recovery_limit);
 LNET_TUNABLE(lnet_max_recovery_ping_interval,
 	     lnet_max_recovery_ping_interval, 900, 1, INT_MAX,
 	     "longest interval in seconds between recovery pings of an NI or peer below full health");
+LNET_EXPORT_FOR_TEST(lnet_max_recovery_ping_interval);
 
 char *lnet_routes = "";
 module_param_named(routes, lnet_routes, charp, 0444);

@@ -22,6 +22,7 @@ struct recovery_env {
 	u8			buf[64];
 	int			sensitivity;	/* restored by .exit */
 	int			limit;
+	int			max_interval;
 	struct lnet_ioctl_recovery_list rl;
 };
 
@@ -39,6 +40,7 @@ static int recovery_init(struct kunit *test)
 		return PTR_ERR(env);
 	env->sensitivity = lnet_tunable(&lnet_health_sensitivity);
 	env->limit = lnet_tunable(&lnet_recovery_limit);
+	env->max_interval = lnet_tunable(&lnet_max_recovery_ping_interval);
 	WRITE_ONCE(lnet_health_sensitivity.value, SENS);
 	env->eqh = wb_eq(test, 64, NULL);
 	return 0;
@@ -54,6 +56,8 @@ static void recovery_exit(struct kunit *test)
 	if (env) {
 		WRITE_ONCE(lnet_health_sensitivity.value, env->sensitivity);
 		WRITE_ONCE(lnet_recovery_limit.value, env->limit);
+		WRITE_ONCE(lnet_max_recovery_ping_interval.value,
+			   env->max_interval);
 	}
 	WRITE_ONCE(lnet_recovery_paused, true);
 	fake_finish_held(-ESHUTDOWN);
@@ -286,11 +290,42 @@ static void recovery_peer_ping(struct kunit *test)
 			      "a healthy peer stayed queued");
 }
 
+/*
+ * max_recovery_ping_interval caps the back-off the monitor applies: with
+ * 1 s the pings come about 1 s apart (the default: 2, then 4 s).
+ */
+static void recovery_max_interval(struct kunit *test)
+{
+	lnet_nid_t me = fake.ni[0]->nid;
+	struct lnet_ioctl_recovery_list *rl;
+	unsigned long t0;
+	int i;
+
+	WRITE_ONCE(lnet_max_recovery_ping_interval.value, 1);
+	WRITE_ONCE(lnet_recovery_paused, false);
+	KUNIT_ASSERT_EQ(test, lnet_ni_set_health(me, false, 0), 0);
+	for (i = 1; i <= 3; i++) {
+		t0 = jiffies;
+		fake_done(take_ping(test, me), -EIO);
+		if (i > 1)
+			KUNIT_EXPECT_LT_MSG(test, jiffies - t0, 3UL * HZ,
+					    "ping %d came late", i);
+		rl = queue_of(test, LNET_HEALTH_LOCAL_NI);
+		KUNIT_ASSERT_EQ(test, rl->rl_total, 1U);
+		KUNIT_EXPECT_EQ(test, rl->rl_entries[0].re_ping_count, (u32)i);
+		KUNIT_EXPECT_LE(test, rl->rl_entries[0].re_next_ping, 1LL);
+	}
+	KUNIT_ASSERT_EQ(test, lnet_ni_set_health(me, false, LNET_MAX_HEALTH),
+			0);
+	KUNIT_EXPECT_TRUE(test, queue_reaches(test, LNET_HEALTH_LOCAL_NI, 0));
+}
+
 static struct kunit_case lnet_recovery_cases[] = {
 	KUNIT_CASE(recovery_backoff_sequence),
 	KUNIT_CASE(recovery_local_ni),
 	KUNIT_CASE(recovery_peer_rules),
 	KUNIT_CASE(recovery_peer_ping),
+	KUNIT_CASE(recovery_max_interval),
 	{}
 };
 
