@@ -441,7 +441,9 @@ struct lnet_msg {
 	unsigned int		delayed:1;	/* waited on a lazy portal */
 	unsigned int		finalized:1;
 	unsigned int		fault_passed:1;	/* tx: the rules were applied */
-	unsigned int		no_resend:1;	/* tx: failed before an LND had it */
+	unsigned int		no_resend:1;	/* tx: failed before an LND had
+						 * it, or a recovery ping
+						 */
 	unsigned int		recovery:1;	/* tx: a recovery ping (recovery.c) */
 
 	struct lnet_ev_item	ev;
