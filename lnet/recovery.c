@@ -45,7 +45,6 @@ static LIST_HEAD(lnet_recovery_nis);		/* struct lnet_ni */
 static LIST_HEAD(lnet_recovery_peers);		/* struct lnet_peer, kref held */
 static LIST_HEAD(lnet_recovery_pings);		/* struct lnet_recovery_ping */
 static bool lnet_recovery_running;
-static atomic_t lnet_recovery_npings = ATOMIC_INIT(0);
 static struct lnet_handle_eq lnet_recovery_eqh = {
 	LNET_INVALID_HANDLE_COOKIE
 };
@@ -161,6 +160,9 @@ void lnet_recovery_peer_heard_locked(struct lnet_peer *peer)
 {
 	lockdep_assert_held(&lnet_core.net_lock);
 	WRITE_ONCE(peer->last_alive, jiffies | 1);	/* 0: never */
+	/* a peer joins its queue only under net_lock: not queued stays so */
+	if (list_empty(&peer->recovery.list))
+		return;
 	spin_lock(&lnet_recovery_lock);
 	if (!list_empty(&peer->recovery.list)) {
 		peer->recovery.ping_count = 0;
@@ -312,7 +314,6 @@ static void lnet_recovery_ping_send(struct lnet_recovery_target *t)
 	rcu_read_lock();
 	spin_lock_bh(&lnet_recovery_lock);
 	list_add_tail(&ping->list, &lnet_recovery_pings);
-	atomic_inc(&lnet_recovery_npings);
 	r = lnet_recovery_entry(t->dst, t->peer, LNET_INVALID_HANDLE_COOKIE);
 	if (r && lnet_recovery_running) {
 		r->mdh = ping->mdh;
@@ -338,7 +339,7 @@ static void lnet_recovery_event(struct lnet_event *ev)
 	struct lnet_recovery_ping *ping = ev->md.user_ptr;
 	struct lnet_recovery *r;
 	struct lnet_ni *ni;
-	bool ours;
+	bool ours, last;
 
 	if (ev->type == LNET_EVENT_REPLY && !ev->status)
 		ping->replied = true;
@@ -355,6 +356,7 @@ static void lnet_recovery_event(struct lnet_event *ev)
 	if (r)
 		r->pending = false;
 	list_del(&ping->list);
+	last = list_empty(&lnet_recovery_pings);
 	spin_unlock_bh(&lnet_recovery_lock);
 	/* a peer gains by the REPLY's receipt; a local NI here */
 	ni = ping->peer ? NULL : lnet_ni_find_rcu(ping->nid);
@@ -365,8 +367,8 @@ static void lnet_recovery_event(struct lnet_event *ev)
 	if (ping->peer)
 		lnet_peer_put(ping->peer);
 	kfree(ping);
-	if (atomic_dec_and_test(&lnet_recovery_npings))
-		wake_up_var(&lnet_recovery_npings);
+	if (last)
+		wake_up_var(&lnet_recovery_pings);
 }
 
 static void lnet_recovery_monitor(struct work_struct *work)
@@ -467,14 +469,23 @@ void lnet_recovery_stop(void)
 	spin_unlock_bh(&lnet_recovery_lock);
 }
 
+static bool lnet_recovery_pings_done(void)
+{
+	bool done;
+
+	spin_lock_bh(&lnet_recovery_lock);
+	done = list_empty(&lnet_recovery_pings);
+	spin_unlock_bh(&lnet_recovery_lock);
+	return done;
+}
+
 /* Shutdown, once every NI is down: wait for the last ping's UNLINK. */
 void lnet_recovery_fini(void)
 {
 	lockdep_assert_held(&lnet_core.api_mutex);
 	if (lnet_recovery_eqh.cookie == LNET_INVALID_HANDLE_COOKIE)
 		return;
-	wait_var_event(&lnet_recovery_npings,
-		       !atomic_read(&lnet_recovery_npings));
+	wait_var_event(&lnet_recovery_pings, lnet_recovery_pings_done());
 	LNetEQFree(lnet_recovery_eqh);
 	lnet_recovery_eqh.cookie = LNET_INVALID_HANDLE_COOKIE;
 }
@@ -506,6 +517,23 @@ void lnet_recovery_state(struct lnet_recovery *r, u32 *ping_count,
 	spin_unlock_bh(&lnet_recovery_lock);
 }
 
+/* Append one queued entry to @rl, or only count it once @rl is full. */
+static void lnet_recovery_list_add(struct lnet_ioctl_recovery_list *rl,
+				   lnet_nid_t nid, int health,
+				   const struct lnet_recovery *r,
+				   unsigned long now)
+{
+	struct lnet_ioctl_recovery_entry *e;
+
+	if (rl->rl_total++ >= LNET_RECOVERY_LIST_MAX)
+		return;
+	e = &rl->rl_entries[rl->rl_count++];
+	e->re_nid = nid;
+	e->re_health_value = health;
+	lnet_recovery_state_locked(r, now, &e->re_ping_count,
+				   &e->re_next_ping);
+}
+
 /**
  * lnet_recovery_list() - what GET_RECOVERY_QUEUE reports
  * @type: LNET_HEALTH_LOCAL_NI or LNET_HEALTH_PEER_NI
@@ -515,7 +543,6 @@ void lnet_recovery_state(struct lnet_recovery *r, u32 *ping_count,
  */
 int lnet_recovery_list(u32 type, struct lnet_ioctl_recovery_list *rl)
 {
-	struct lnet_ioctl_recovery_entry *e;
 	unsigned long now = jiffies;
 	struct lnet_peer *peer;
 	struct lnet_ni *ni;
@@ -525,30 +552,16 @@ int lnet_recovery_list(u32 type, struct lnet_ioctl_recovery_list *rl)
 	rl->rl_count = 0;
 	rl->rl_total = 0;
 	spin_lock_bh(&lnet_recovery_lock);
-	if (type == LNET_HEALTH_LOCAL_NI) {
-		list_for_each_entry(ni, &lnet_recovery_nis, recovery.list) {
-			if (rl->rl_total++ >= LNET_RECOVERY_LIST_MAX)
-				continue;
-			e = &rl->rl_entries[rl->rl_count++];
-			e->re_nid = ni->nid;
-			e->re_health_value = atomic_read(&ni->healthv);
-			lnet_recovery_state_locked(&ni->recovery, now,
-						   &e->re_ping_count,
-						   &e->re_next_ping);
-		}
-	} else {
-		list_for_each_entry(peer, &lnet_recovery_peers,
-				    recovery.list) {
-			if (rl->rl_total++ >= LNET_RECOVERY_LIST_MAX)
-				continue;
-			e = &rl->rl_entries[rl->rl_count++];
-			e->re_nid = peer->nid;
-			e->re_health_value = READ_ONCE(peer->healthv);
-			lnet_recovery_state_locked(&peer->recovery, now,
-						   &e->re_ping_count,
-						   &e->re_next_ping);
-		}
-	}
+	if (type == LNET_HEALTH_LOCAL_NI)
+		list_for_each_entry(ni, &lnet_recovery_nis, recovery.list)
+			lnet_recovery_list_add(rl, ni->nid,
+					       atomic_read(&ni->healthv),
+					       &ni->recovery, now);
+	else
+		list_for_each_entry(peer, &lnet_recovery_peers, recovery.list)
+			lnet_recovery_list_add(rl, peer->nid,
+					       READ_ONCE(peer->healthv),
+					       &peer->recovery, now);
 	spin_unlock_bh(&lnet_recovery_lock);
 	return 0;
 }

@@ -478,6 +478,7 @@ static void kib_conn_close_work(struct work_struct *work)
 	struct kib_rx *rx, *tmp;
 	int error = conn->error ?: -ECONNABORTED;
 	int deferred = 0;
+	int cause;
 
 	mutex_lock(&conn->teardown_mutex);
 	if (conn->cmid && !conn->qp_released &&
@@ -523,11 +524,10 @@ static void kib_conn_close_work(struct work_struct *work)
 	if (!conn->flood_nid)	/* a test flood's: not the peer's business */
 		kib_peer_after_close(conn->peer, conn, &failed);
 	spin_unlock_bh(&net->lock);
-	if (conn->reconnect)
-		error = -ECONNREFUSED;
-	kib_txlist_done(&failed, error == -ESHUTDOWN ||
-			error == -ECONNREFUSED ? error : -EHOSTUNREACH,
-			kib_connect_failure_status(error));
+	/* the waiting messages' errno stays coarse; their status says why */
+	cause = conn->reconnect ? -ECONNREFUSED : error;
+	kib_txlist_done(&failed, cause == -ESHUTDOWN || cause == -ECONNREFUSED ?
+			cause : -EHOSTUNREACH, kib_connect_failure_status(cause));
 
 	kib_conn_put(conn);	/* the id's */
 	kib_conn_put(conn);	/* close_work's */
