@@ -10,8 +10,10 @@
  * node has another NI to try, or a peer that dropped it when the peer has
  * another NI (never, until Multi-Rail). Never: a message that failed
  * before it reached an LND, whose MD is being unlinked or timed out, whose
- * deadline (transaction_timeout after its first try) has passed, or while
- * health_sensitivity is 0, which turns health and resend off together.
+ * deadline has passed, or while health_sensitivity is 0, which turns
+ * health and resend off together. The deadline (lnet_msg_lifetime()) gives
+ * each of the retry_count + 1 tries the LND's timeout, or all of them
+ * transaction_timeout over an LND without one (loopback).
  *
  * lnet_finalize() hands such a message here instead of finishing it; its
  * credits go back at once, and a work item sends it again through the
@@ -69,12 +71,38 @@ bool lnet_health_status_resendable(enum lnet_msg_status hs, bool local_alt,
 }
 LNET_EXPORT_FOR_TEST(lnet_health_status_resendable);
 
-/* The first try of @msg is about to go: its resend deadline starts. */
+/**
+ * lnet_msg_lifetime() - how long a message may be tried (spec 3.4)
+ * @lnd_timeout: its LND's timeout for one try in seconds, 0 if it has none
+ * @retry_count: resends allowed
+ * @transaction_timeout: seconds, the lifetime over an LND without timeout
+ *
+ * Every try may take the LND's whole timeout; the extra second keeps the
+ * last one's failure inside the deadline.
+ *
+ * Return: seconds from the first try.
+ */
+unsigned long lnet_msg_lifetime(unsigned int lnd_timeout, int retry_count,
+				int transaction_timeout)
+{
+	if (!lnd_timeout)
+		return transaction_timeout;
+	return (unsigned long)lnd_timeout * (retry_count + 1) + 1;
+}
+LNET_EXPORT_FOR_TEST(lnet_msg_lifetime);
+
+/* The first try of @msg is about to go: its deadline starts. */
 void lnet_resend_arm(struct lnet_msg *msg)
 {
-	if (!msg->retries)
-		msg->resend_deadline = jiffies +
-			lnet_tunable(&lnet_transaction_timeout) * HZ;
+	const struct lnet_lnd *lnd = msg->ni->lnd;
+	unsigned int lnd_timeout;
+
+	if (msg->retries)
+		return;
+	lnd_timeout = lnd->timeout ? lnd->timeout(msg->ni) : 0;
+	msg->resend_deadline = jiffies +
+		lnet_msg_lifetime(lnd_timeout, lnet_tunable(&lnet_retry_count),
+				  lnet_tunable(&lnet_transaction_timeout)) * HZ;
 }
 
 /**

@@ -13,6 +13,8 @@
  *   at load as at run time), so no admin believes a setting took effect.
  *   The two Lustre deprecated (recovery_interval, router_sensitivity) are
  *   accepted and ignored with a warning, as Lustre does.
+ * - lnet_lnd_timeout (0444), derived from transaction_timeout and
+ *   retry_count: what an LND whose own timeout is 0 uses.
  * - routes= and forwarding= (0444), read at load like networks=.
  *
  * lnet_params_check() runs first thing in module init: a malformed
@@ -165,7 +167,7 @@ LNET_TUNABLE(lnet_retry_count, lnet_retry_count, 2, 0, INT_MAX,
 LNET_EXPORT_FOR_TEST(lnet_retry_count);
 LNET_TUNABLE(lnet_transaction_timeout, lnet_transaction_timeout, 150, 1,
 	     INT_MAX,
-	     "seconds a message may wait for a peer's send credit or on a lazy portal, and an ACK or REPLY may take to come (response_tracking), before it fails");
+	     "seconds a message may wait for a peer's send credit or on a lazy portal, and an ACK or REPLY may take to come (response_tracking), before it fails; with retry_count it sets lnet_lnd_timeout");
 LNET_EXPORT_FOR_TEST(lnet_transaction_timeout);
 LNET_TUNABLE(lnet_health_sensitivity, lnet_health_sensitivity, 100, 0, 1000,
 	     "health (of 1000) an NI or peer loses per failure and regains per success; 0 freezes health");
@@ -185,6 +187,51 @@ LNET_TUNABLE(lnet_max_recovery_ping_interval,
 	     lnet_max_recovery_ping_interval, 900, 1, INT_MAX,
 	     "longest interval in seconds between recovery pings of an NI or peer below full health");
 LNET_EXPORT_FOR_TEST(lnet_max_recovery_ping_interval);
+
+/**
+ * lnet_lnd_timeout_of() - an LND's timeout when its own tunable is 0
+ * @transaction_timeout: seconds, above @retry_count
+ * @retry_count: resends allowed per message
+ *
+ * The retry_count + 1 tries of a message share transaction_timeout (less
+ * a second of slack), so that the last try still fails in time (spec 3.4).
+ *
+ * Return: seconds, at least 1.
+ */
+unsigned int lnet_lnd_timeout_of(int transaction_timeout, int retry_count)
+{
+	return max((transaction_timeout - 1) / (retry_count + 1), 1);
+}
+LNET_EXPORT_FOR_TEST(lnet_lnd_timeout_of);
+
+unsigned int lnet_lnd_timeout(void)
+{
+	return lnet_lnd_timeout_of(lnet_tunable(&lnet_transaction_timeout),
+				   lnet_tunable(&lnet_retry_count));
+}
+EXPORT_SYMBOL_GPL(lnet_lnd_timeout);
+
+/* Derived, so it follows its two inputs instead of being set. */
+static int lnet_lnd_timeout_param_set(const char *val,
+				      const struct kernel_param *kp)
+{
+	pr_warn("%s is read-only: set transaction_timeout or retry_count, or the LND's own timeout\n",
+		kp->name);
+	return -EPERM;
+}
+
+static int lnet_lnd_timeout_param_get(char *buf, const struct kernel_param *kp)
+{
+	return scnprintf(buf, PAGE_SIZE, "%u\n", lnet_lnd_timeout());
+}
+
+static const struct kernel_param_ops lnet_lnd_timeout_param_ops = {
+	.set	= lnet_lnd_timeout_param_set,
+	.get	= lnet_lnd_timeout_param_get,
+};
+module_param_cb(lnet_lnd_timeout, &lnet_lnd_timeout_param_ops, NULL, 0444);
+MODULE_PARM_DESC(lnet_lnd_timeout,
+		 "seconds an LND whose own timeout (sock_timeout, timeout) is 0 gives a try of a message: (transaction_timeout - 1) / (retry_count + 1), at least 1 (read-only)");
 
 char *lnet_routes = "";
 module_param_named(routes, lnet_routes, charp, 0444);

@@ -280,6 +280,11 @@ static int kib_stats_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(kib_stats);
 
+static unsigned int kib_lnd_timeout(struct lnet_ni *ni)
+{
+	return kib_timeout_secs();
+}
+
 static struct lnet_lnd kib_lnd = {
 	.owner			= THIS_MODULE,
 	.type			= LNET_LND_O2IB,
@@ -287,6 +292,7 @@ static struct lnet_lnd kib_lnd = {
 	.shutdown		= kib_shutdown,
 	.send			= kib_send,
 	.recv			= kib_recv,
+	.timeout		= kib_lnd_timeout,
 };
 
 static int __init kib_module_init(void)

@@ -255,7 +255,7 @@ extern int kib_credits;
 extern int kib_peer_credits_hiw;
 extern int kib_concurrent_sends;
 extern int kib_ntx;
-extern int kib_timeout;
+unsigned int kib_timeout_secs(void);
 extern int kib_keepalive;
 extern int kib_cksum;
 extern int kib_retry_count;

@@ -33,7 +33,7 @@
 /* Active side, step 5: a connect request gets max(5 s, timeout / 4). */
 static unsigned long kib_connect_timeout(void)
 {
-	return msecs_to_jiffies(max(5000, kib_timeout * 1000 / 4));
+	return msecs_to_jiffies(max(5000U, kib_timeout_secs() * 1000 / 4));
 }
 
 static const char *kib_nid(lnet_nid_t nid, char *buf)
@@ -1392,8 +1392,8 @@ static void kib_reap_peer_locked(struct kib_peer *peer, struct kib_reap *r)
 	lockdep_assert_held(&peer->net->lock);
 	list_for_each_entry_safe(conn, tmp, &peer->conns, list) {
 		if (kib_conn_timed_out(conn)) {
-			pr_warn("%s: messages timed out (%d s), closing\n",
-				kib_nid(peer->nid, buf), kib_timeout);
+			pr_warn("%s: messages timed out (%u s), closing\n",
+				kib_nid(peer->nid, buf), kib_timeout_secs());
 			kib_conn_close_locked(conn, -ETIMEDOUT);
 			continue;
 		}

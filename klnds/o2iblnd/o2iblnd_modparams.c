@@ -40,9 +40,9 @@ int kib_ntx = 512;
 module_param_named(ntx, kib_ntx, int, 0444);
 MODULE_PARM_DESC(ntx, "tx descriptors per NI");
 
-int kib_timeout = 50;
+static int kib_timeout = 50;
 module_param_named(timeout, kib_timeout, int, 0644);
-MODULE_PARM_DESC(timeout, "seconds a message may wait to be sent or for its completion");
+MODULE_PARM_DESC(timeout, "seconds a message may wait to be sent or for its completion (0: LNet's lnet_lnd_timeout, 49 s by default)");
 
 int kib_keepalive = 100;
 module_param_named(keepalive, kib_keepalive, int, 0644);
@@ -195,7 +195,17 @@ int kib_modparams_check(void)
 	}
 	if (kib_wrq_sge < 1)
 		kib_wrq_sge = 1;
+	if (kib_timeout < 0)
+		kib_timeout = 0;
 	return 0;
+}
+
+/* timeout in seconds, never 0 */
+unsigned int kib_timeout_secs(void)
+{
+	int t = READ_ONCE(kib_timeout);
+
+	return t > 0 ? t : lnet_lnd_timeout();
 }
 
 /*

@@ -263,6 +263,11 @@ static void ksock_shutdown(struct lnet_ni *ni)
 	kfree(net);
 }
 
+static unsigned int ksock_lnd_timeout(struct lnet_ni *ni)
+{
+	return ksock_timeout();
+}
+
 static struct lnet_lnd ksock_lnd = {
 	.owner			= THIS_MODULE,
 	.type			= LNET_LND_SOCK,
@@ -271,6 +276,7 @@ static struct lnet_lnd ksock_lnd = {
 	.send			= ksock_send,
 	.recv			= ksock_recv,
 	.accept			= ksock_accept,
+	.timeout		= ksock_lnd_timeout,
 };
 
 static int __init ksock_module_init(void)

@@ -160,7 +160,7 @@ extern int ksock_max_queued_noops;
 extern bool ksock_dump_hello;
 
 int ksock_modparams_check(void);
-/* sock_timeout in seconds, never 0 (0 means LNet's derived 49 s) */
+/* sock_timeout in seconds, never 0 (0 means LNet's lnet_lnd_timeout()) */
 int ksock_timeout(void);
 
 /* ---- objects ------------------------------------------------------------------ */

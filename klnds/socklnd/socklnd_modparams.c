@@ -17,7 +17,7 @@
 int ksock_sock_timeout = 50;
 module_param_named(sock_timeout, ksock_sock_timeout, int, 0644);
 MODULE_PARM_DESC(sock_timeout,
-		 "seconds without progress before a connection is closed (0: LNet's derived 49 s)");
+		 "seconds without progress before a connection is closed (0: LNet's lnet_lnd_timeout, 49 s by default)");
 
 int ksock_credits = 256;
 module_param_named(credits, ksock_credits, int, 0444);
@@ -180,5 +180,5 @@ int ksock_timeout(void)
 {
 	int t = READ_ONCE(ksock_sock_timeout);
 
-	return t > 0 ? t : 49;
+	return t > 0 ? t : lnet_lnd_timeout();
 }

@@ -116,6 +116,11 @@ static int fake_recv(struct lnet_ni *ni, void *private, struct lnet_msg *msg,
 	return 0;
 }
 
+static unsigned int fake_timeout(struct lnet_ni *ni)
+{
+	return READ_ONCE(fake.timeout);
+}
+
 struct lnet_lnd fake_lnd_ops = {
 	.owner		= THIS_MODULE,
 	.type		= FAKE_LND_TYPE,
@@ -123,6 +128,7 @@ struct lnet_lnd fake_lnd_ops = {
 	.shutdown	= fake_shutdown,
 	.send		= fake_send,
 	.recv		= fake_recv,
+	.timeout	= fake_timeout,
 };
 
 int fake_lnd_setup(struct kunit *test, int nnets, int credits,

@@ -39,6 +39,7 @@ struct fake_lnd {
 	int			send_rc;
 	int			recv_rc;	/* returned by recv() if < 0 */
 	const void		*rx_data;	/* payload recv() "receives" */
+	unsigned int		timeout;	/* what timeout() says, s */
 	struct list_head	held;		/* struct fake_tx, not yet taken */
 	struct list_head	taken;		/* handed to the test */
 	unsigned int		nheld;

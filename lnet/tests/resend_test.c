@@ -7,8 +7,11 @@
  * status; the counters say how many resends there were and how they
  * ended. A local error, a remote drop (the peer has one NI), retry_count
  * 0, health_sensitivity 0, an LND refusing the message outright and a
- * node with one NI get no resend.
+ * node with one NI get no resend; nor does a message past its deadline,
+ * which gives each try the LND's timeout (spec 3.4).
  */
+#include <linux/delay.h>
+
 #include "fake_lnd.h"
 #include "wb_util.h"
 
@@ -236,7 +239,71 @@ static void resend_needs_second_ni(struct kunit *test)
 	resend_not_for(test, -EIO, LNET_MSG_STATUS_LOCAL_DROPPED);
 }
 
+/* Spec 3.4's figures: 49 s per try, 151 s (148 s, 150 s) per message. */
+static void resend_lifetime_arithmetic(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, lnet_lnd_timeout_of(150, 2), 49U);
+	KUNIT_EXPECT_EQ(test, lnet_lnd_timeout_of(31, 2), 10U);
+	KUNIT_EXPECT_EQ(test, lnet_lnd_timeout_of(151, 0), 150U);
+	KUNIT_EXPECT_EQ(test, lnet_lnd_timeout_of(2, 1), 1U);	/* not 0 */
+	KUNIT_EXPECT_EQ(test, lnet_lnd_timeout_of(1, 0), 1U);
+	KUNIT_EXPECT_EQ(test, lnet_msg_lifetime(50, 2, 150), 151UL);
+	KUNIT_EXPECT_EQ(test, lnet_msg_lifetime(49, 2, 150), 148UL);
+	KUNIT_EXPECT_EQ(test, lnet_msg_lifetime(0, 2, 150), 150UL);
+	KUNIT_EXPECT_EQ(test, lnet_msg_lifetime(1, 0, 150), 2UL);
+}
+
+/* The deadline starts at the first try and is the LND's to set. */
+static void resend_deadline_of_lnd(struct kunit *test)
+{
+	struct lnet_msg *msg;
+	long left;
+
+	fake.timeout = 7;	/* x (2 + 1) + 1 = 22 s */
+	msg = resend_put(test);
+	left = (long)(msg->resend_deadline - jiffies);
+	KUNIT_EXPECT_GT(test, left, 21L * HZ);
+	KUNIT_EXPECT_LE(test, left, 22L * HZ);
+	resend_fail(msg, -EIO, LNET_MSG_STATUS_LOCAL_DROPPED);
+	msg = fake_take_send(WB_WAIT_MS);
+	KUNIT_ASSERT_NOT_NULL(test, msg);
+	/* a resend keeps the first try's deadline */
+	KUNIT_EXPECT_LE(test, (long)(msg->resend_deadline - jiffies),
+			left);
+	fake_done(msg, 0);
+	resend_event(test, 0);
+
+	fake.timeout = 0;	/* no timeout of its own: transaction_timeout */
+	msg = resend_put(test);
+	left = (long)(msg->resend_deadline - jiffies);
+	KUNIT_EXPECT_GT(test, left,
+			(lnet_tunable(&lnet_transaction_timeout) - 1L) * HZ);
+	KUNIT_EXPECT_LE(test, left,
+			(long)lnet_tunable(&lnet_transaction_timeout) * HZ);
+	fake_done(msg, 0);
+	resend_event(test, 0);
+}
+
+/* A failure after the deadline ends the message, whatever the status. */
+static void resend_not_after_deadline(struct kunit *test)
+{
+	struct resend_counts c0 = resend_counts();
+	struct lnet_msg *msg;
+
+	WRITE_ONCE(lnet_retry_count.value, 1);
+	fake.timeout = 1;	/* x (1 + 1) + 1 = 3 s */
+	msg = resend_put(test);
+	msleep(3100);
+	resend_fail(msg, -EIO, LNET_MSG_STATUS_LOCAL_DROPPED);
+	KUNIT_EXPECT_NULL(test, fake_take_send(200));
+	resend_event(test, -EIO);
+	KUNIT_EXPECT_EQ(test, resend_counts().resent, c0.resent);
+}
+
 static struct kunit_case lnet_resend_cases[] = {
+	KUNIT_CASE(resend_lifetime_arithmetic),
+	KUNIT_CASE(resend_deadline_of_lnd),
+	KUNIT_CASE(resend_not_after_deadline),
 	KUNIT_CASE(resend_status_table),
 	KUNIT_CASE(resend_then_success),
 	KUNIT_CASE(resend_exhausted),

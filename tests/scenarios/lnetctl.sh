@@ -187,7 +187,8 @@ echo "ksocklnd.ko: $([ $have_sock = 1 ] && echo present || echo absent); eth0: $
 # ---- load-time validation ---------------------------------------------------
 for bad in 'networks=foo0(eth0)' 'networks=tcp0(eth0' 'routes="o2ib1 192.0.2.300@tcp"' \
 	'routes="o2ib1 0 192.0.2.1@tcp"' 'forwarding=enabled' 'forwarding=maybe' \
-	'lnet_retry_count=-1' 'lnet_health_sensitivity=1001' 'lnet_response_tracking=x'; do
+	'lnet_retry_count=-1' 'lnet_health_sensitivity=1001' 'lnet_response_tracking=x' \
+	'lnet_lnd_timeout=5'; do
 	if insmod "$LNET_KO" "$bad" 2>/tmp/insmod.err; then
 		t_fail "insmod lnet $bad refused" "it loaded"
 		rmmod lnet
@@ -199,6 +200,7 @@ dmesg | grep 'lnet:' | tail -n 12
 in_log() { dmesg | grep -qF -- "$1"; }
 t_check "bad networks= named in the log" in_log "refusing to load: bad module parameter networks: unknown network 'foo0'"
 t_check "bad routes= named in the log" in_log "refusing to load: bad module parameter routes: bad gateway '192.0.2.300@tcp'"
+t_check "lnet_lnd_timeout= refused as derived" in_log "lnet_lnd_timeout is read-only: set transaction_timeout or retry_count"
 t_check "bad hop count named in the log" in_log "routes: hop count '0' not in 1..255"
 t_check "forwarding=enabled explained in the log" in_log "forwarding=enabled is not supported"
 
@@ -461,6 +463,24 @@ if [ $have_tcp = 1 ]; then
 	wait $pingpid
 	cat /tmp/ping.bg
 	t_check "the ping of a silent host failed" grep -q "errno:" /tmp/ping.bg
+
+	# sock_timeout 0: ksocklnd takes lnet_lnd_timeout, which shares
+	# transaction_timeout among the retry_count + 1 tries (spec 3.4)
+	lc_has "global show: lnd_timeout 49 ((150 - 1) / 3)" "lnd_timeout: 49" global show
+	echo 0 >/sys/module/ksocklnd/parameters/sock_timeout
+	lc_ok "set transaction_timeout 13" set transaction_timeout 13
+	lc_has "global show: lnd_timeout 4 ((13 - 1) / 3)" "lnd_timeout: 4" global show
+	t_check "lnet_lnd_timeout parameter is read-only" \
+		sh -c "! echo 5 2>/dev/null >$PARAMS/lnet_lnd_timeout"
+	t0=$(date +%s)
+	"$LNETCTL" ping "$ghost@tcp" --timeout 40 >/tmp/ping.bg 2>&1
+	took=$(($(date +%s) - t0))
+	cat /tmp/ping.bg
+	# (its REPLY's response tracking would end it only at 13 s)
+	t_check "the silent host's connect times out after lnd_timeout, not the ping's 40 s ($took s)" \
+		test "$took" -le 10
+	t_check "... so the ping failed" grep -q "errno:" /tmp/ping.bg
+	lc_ok "set transaction_timeout 150" set transaction_timeout 150
 	echo "$old_timeout" >/sys/module/ksocklnd/parameters/sock_timeout
 	ip neigh del "$ghost" dev eth0
 

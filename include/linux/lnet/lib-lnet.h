@@ -58,6 +58,7 @@ extern struct lnet_int_param lnet_response_tracking;
 extern struct lnet_int_param lnet_recovery_limit;
 extern struct lnet_int_param lnet_max_recovery_ping_interval;
 extern char *lnet_routes;
+unsigned int lnet_lnd_timeout_of(int transaction_timeout, int retry_count);
 int lnet_int_param_check(const struct lnet_int_param *p, const char *val,
 			 int *out);
 int lnet_params_check(void);
@@ -256,6 +257,8 @@ void lnet_ni_health_recovered(struct lnet_ni *ni);
 /* resend.c */
 bool lnet_health_status_resendable(enum lnet_msg_status hs, bool local_alt,
 				   bool remote_alt);
+unsigned long lnet_msg_lifetime(unsigned int lnd_timeout, int retry_count,
+				int transaction_timeout);
 void lnet_resend_arm(struct lnet_msg *msg);
 bool lnet_resend(struct lnet_msg *msg);
 void lnet_resend_fini(void);

@@ -59,6 +59,11 @@ struct socket;
  *	handshake's, set when the connection was accepted: the LND's part
  *	must be done by then too, so that a peer slow in every stage is
  *	dropped after accept_timeout, not after that much per stage.
+ * @timeout: optional: the seconds this LND gives one try of a message
+ *	before failing it - its own timeout tunable, or lnet_lnd_timeout()
+ *	while that is 0. Each message the core sends through it may be
+ *	tried retry_count + 1 times within that many timeouts (plus one
+ *	second); without this op, within transaction_timeout.
  *
  * Registration and @list belong to the core. No op tells an LND that a
  * peer is dead: the core has no such verdict before routing judges
@@ -77,6 +82,7 @@ struct lnet_lnd {
 				unsigned int rlen);
 	int		(*accept)(struct lnet_ni *ni, struct socket *sock,
 				  unsigned long deadline);
+	unsigned int	(*timeout)(struct lnet_ni *ni);
 
 	struct list_head list;
 };
@@ -104,6 +110,12 @@ void lnet_msg_sink_iter(const struct lnet_msg *reply, unsigned int len,
 			struct iov_iter *iter);
 
 void lnet_ni_set_credits(struct lnet_ni *ni, int credits, int peer_credits);
+
+/*
+ * An LND's timeout while its own tunable is 0: transaction_timeout shared
+ * by the retry_count + 1 tries of a message, at least 1 s.
+ */
+unsigned int lnet_lnd_timeout(void);
 
 /* The CPU partition of @ni's traffic with @nid (honours the NI's CPT list). */
 int lnet_ni_cpt_of_nid(const struct lnet_ni *ni, lnet_nid_t nid);

@@ -396,6 +396,9 @@ void Parser::globals(const YAML::Node &map)
 		}
 		if (!(v = integer(s, entry.second, key, t->min, t->max)))
 			continue;
+		/* derived (lnd_timeout): exported for the record, as Lustre does */
+		if (!t->settable)
+			continue;
 		plan.globals.push_back(PlannedGlobal{ t, *v });
 	}
 }

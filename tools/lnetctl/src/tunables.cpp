@@ -4,7 +4,6 @@
 #include <array>
 #include <cerrno>
 #include <limits>
-#include <utility>
 
 #include "parse.hpp"
 
@@ -32,8 +31,8 @@ constexpr std::array<GlobalTunable, 13> table{ {
 	  "seconds between recovery pings of unhealthy NIs (deprecated)" },
 	{ "router_sensitivity", "router_sensitivity_percentage", false, 0, 100,
 	  true, "percentage of health at which a gateway counts as up" },
-	{ "lnd_timeout", "", false, 0, int_max, false,
-	  "LND timeout in seconds (socklnd sock_timeout, o2iblnd timeout)" },
+	{ "lnd_timeout", "lnet_lnd_timeout", false, 0, int_max, false,
+	  "timeout of an LND whose own (sock_timeout, timeout) is 0: derived from transaction_timeout and retry_count" },
 	{ "response_tracking", "lnet_response_tracking", false, 0, 3, true,
 	  "ACK/REPLY timeouts: 0 only MDs that ask, 1 REPLYs to GETs, 2 ACKs to PUTs, 3 both" },
 	{ "recovery_limit", "lnet_recovery_limit", false, 0, int_max, true,
@@ -43,19 +42,7 @@ constexpr std::array<GlobalTunable, 13> table{ {
 	  "longest interval in seconds between recovery pings" },
 } };
 
-// Where lnd_timeout lives, in the order it is read.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 2>
-	lnd_timeout_params{ {
-		{ "ksocklnd", "sock_timeout" },
-		{ "ko2iblnd", "timeout" },
-	} };
-
 constexpr std::string_view lnet_module = "lnet";
-
-bool is_lnd_timeout(const GlobalTunable &t)
-{
-	return t.param.empty();
-}
 
 }  // namespace
 
@@ -74,12 +61,6 @@ const GlobalTunable *find_global_tunable(std::string_view name)
 
 std::optional<std::string> read_global(Kernel &kernel, const GlobalTunable &t)
 {
-	if (is_lnd_timeout(t)) {
-		for (const auto &[module, param] : lnd_timeout_params)
-			if (auto v = kernel.read_param(module, param))
-				return v;
-		return std::nullopt;
-	}
 	auto v = kernel.read_param(lnet_module, t.param);
 	if (v && t.inverted) {
 		auto n = parse_int(*v);
@@ -106,21 +87,9 @@ void write_global(Kernel &kernel, const GlobalTunable &t, std::int64_t value)
 		throw KernelError(EINVAL, reason, true);
 	if (t.inverted)
 		value = value ? 0 : 1;
-	if (is_lnd_timeout(t)) {
-		bool written = false;
-
-		for (const auto &[module, param] : lnd_timeout_params) {
-			if (!kernel.read_param(module, param))
-				continue;
-			kernel.write_param(module, param, std::to_string(value));
-			written = true;
-		}
-		if (!written)
-			throw KernelError(ENOENT,
-					  "no IP LND (ksocklnd, ko2iblnd) is loaded",
-					  true);
-		return;
-	}
+	if (!t.settable)
+		throw KernelError(EPERM, std::string(t.name) + " is derived, not set",
+				  true);
 	kernel.write_param(lnet_module, t.param, std::to_string(value));
 }
 

@@ -17,11 +17,11 @@ namespace lnetctl {
 
 struct GlobalTunable {
 	std::string_view name;		// lnetctl's name
-	std::string_view param;		// lnet module parameter ("" for lnd_timeout)
+	std::string_view param;		// lnet module parameter
 	bool inverted;			// param holds 1 - value (discovery)
 	std::int64_t min;
 	std::int64_t max;
-	bool settable;			// accepted by "lnetctl set"
+	bool settable;			// accepted by "lnetctl set" and import
 	std::string_view help;
 };
 
@@ -31,13 +31,12 @@ const GlobalTunable *find_global_tunable(std::string_view name);
 
 // The value as "global show" prints it, nullopt if the parameter does not
 // exist (module not loaded, or the kernel does not have that parameter).
-// lnd_timeout is ksocklnd's sock_timeout, else ko2iblnd's timeout.
 std::optional<std::string> read_global(Kernel &kernel, const GlobalTunable &t);
 
 // "" if @value is acceptable, else the reason.
 std::string check_global(const GlobalTunable &t, std::int64_t value);
 
-// Throws KernelError. lnd_timeout goes to every loaded IP LND.
+// Throws KernelError, also for a tunable that is not settable.
 void write_global(Kernel &kernel, const GlobalTunable &t, std::int64_t value);
 
 }  // namespace lnetctl

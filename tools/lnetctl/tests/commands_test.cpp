@@ -640,7 +640,7 @@ TEST(Commands, GlobalShow)
 			 "    health_sensitivity: 100\n"
 			 "    recovery_interval: 1\n"
 			 "    router_sensitivity: 100\n"
-			 "    lnd_timeout: 50\n"
+			 "    lnd_timeout: 49\n"
 			 "    response_tracking: 3\n"
 			 "    recovery_limit: 0\n"
 			 "    max_recovery_ping_interval: 900\n");

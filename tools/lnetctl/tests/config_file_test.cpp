@@ -98,11 +98,11 @@ TEST(ConfigFile, ParsesLustreStyleExport)
 	EXPECT_EQ(p.plan.routes[0],
 		  (RouteConfig{ o2ib1, 0x00020000C0A8010BULL, -1, 4, 1 }));
 
-	ASSERT_EQ(p.plan.globals.size(), 4U);
+	// lnd_timeout is derived: exported, not imported
+	ASSERT_EQ(p.plan.globals.size(), 3U);
 	EXPECT_EQ(p.plan.globals[1].tunable->name, "discovery");
 	EXPECT_EQ(p.plan.globals[1].value, 1);
-	EXPECT_EQ(p.plan.globals[3].tunable->name, "lnd_timeout");
-	EXPECT_EQ(p.plan.globals[3].value, 16);
+	EXPECT_EQ(p.plan.globals[2].tunable->name, "transaction_timeout");
 }
 
 TEST(ConfigFile, InterfaceForms)

@@ -294,6 +294,8 @@ public:
 					      std::string_view name) override
 	{
 		enter("read_param");
+		if (key(module, name) == "lnet/lnet_lnd_timeout")
+			return derived_lnd_timeout();
 		auto it = params.find(key(module, name));
 		if (it == params.end())
 			return std::nullopt;
@@ -329,6 +331,19 @@ public:
 	};
 
 private:
+	// As lnet.ko computes it: (transaction_timeout - 1) / (retry_count + 1).
+	std::optional<std::string> derived_lnd_timeout() const
+	{
+		auto tt = params.find("lnet/lnet_transaction_timeout");
+		auto rc = params.find("lnet/lnet_retry_count");
+
+		if (tt == params.end() || rc == params.end())
+			return std::nullopt;
+		return std::to_string(std::max((std::stoi(tt->second) - 1) /
+						       (std::stoi(rc->second) + 1),
+					       1));
+	}
+
 	static std::string key(std::string_view module, std::string_view name)
 	{
 		return std::string(module) + "/" + std::string(name);

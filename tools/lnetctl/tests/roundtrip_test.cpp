@@ -43,7 +43,6 @@ FakeKernel configured_node()
 
 	for (const auto &words : setup)
 		EXPECT_EQ(run(words, k, out, err), 0) << err.str();
-	k.params["ksocklnd/sock_timeout"] = "13";
 	return k;
 }
 
@@ -95,7 +94,8 @@ TEST(RoundTrip, ExportShape)
 	EXPECT_NE(text.find("\nglobal:\n    numa_range: 0\n    max_interfaces: 200\n"
 			    "    discovery: 0\n"),
 		  std::string::npos) << text;
-	EXPECT_NE(text.find("    lnd_timeout: 13\n"), std::string::npos);
+	// derived from transaction_timeout 40 and retry_count 1
+	EXPECT_NE(text.find("    lnd_timeout: 19\n"), std::string::npos);
 	EXPECT_EQ(text.find("\npeer:"), std::string::npos);
 	EXPECT_EQ(text.find("\nudsp:"), std::string::npos);
 }
