@@ -15,9 +15,10 @@
  *
  * Every peer here has one NI and none is a gateway (no Multi-Rail or
  * routing yet). For such peers the spec leaves the value alone on a
- * remote failure: the failure is counted against the peer, and only an
- * administrator's `lnetctl peer set --health` lowers its value, which
- * each message received from the peer then raises again.
+ * failed send: the failure is counted against the peer. What lowers its
+ * value is an ACK or REPLY it owes and does not send in time (spec 3.5),
+ * or an administrator's `lnetctl peer set --health`; each message
+ * received from the peer raises it again.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -141,6 +142,31 @@ static void lnet_peer_health_received(struct lnet_ni *ni, lnet_nid_t nid,
 					     lnet_health_step(peer->healthv,
 							      step));
 		lnet_recovery_peer_heard_locked(peer);
+	}
+	spin_unlock_bh(&lnet_core.net_lock);
+}
+
+/**
+ * lnet_peer_response_timeout() - a peer took a request and did not answer
+ * @nid: the request's next hop (its destination: no gateways yet)
+ *
+ * It loses a step of health even with one NI, and recovery pings it. An
+ * answer owed by one of our own NIs says nothing about a peer.
+ */
+void lnet_peer_response_timeout(lnet_nid_t nid)
+{
+	int step = lnet_tunable(&lnet_health_sensitivity);
+	struct lnet_peer *peer;
+
+	if (lnet_nid_is_local(nid))
+		return;
+	spin_lock_bh(&lnet_core.net_lock);
+	peer = lnet_peer_find_locked(nid);
+	if (peer) {
+		lnet_peer_healthv_set_locked(peer,
+					     lnet_health_step(peer->healthv,
+							      -step));
+		lnet_recovery_queue_peer_locked(peer);
 	}
 	spin_unlock_bh(&lnet_core.net_lock);
 }

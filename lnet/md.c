@@ -21,7 +21,8 @@
  * every slot's list once a second while any slot has one. An expired
  * expectation unlinks its MD: an idle MD gets its UNLINK event at once,
  * a busy one ends with the event of its last message, made -ETIMEDOUT if
- * it would have been 0, with unlinked = 1.
+ * it would have been 0, with unlinked = 1; the peer that owed the answer
+ * loses a step of health (lnet_peer_response_timeout()).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -795,15 +796,17 @@ EXPORT_SYMBOL_GPL(LNetMDUnlink);
 /*
  * @exp's answer did not come in time: unlink its MD as LNetMDUnlink()
  * would (bound MDs only are tracked: no portal lock is needed), marked so
- * that a busy MD's last event says so. True: deliver the slot's events.
+ * that a busy MD's last event says so. @blamed: who owed the answer. True:
+ * deliver the slot's events.
  */
 static bool lnet_rsp_expire_one(struct lnet_md_slot *slot,
-				struct lnet_md_expect *exp)
+				struct lnet_md_expect *exp, lnet_nid_t *blamed)
 {
 	struct lnet_libmd *md = exp->md;
 
 	lockdep_assert_held(&slot->lock);
 	lnet_counter_add(response_timeout_count, 1);
+	*blamed = exp->peer;
 	WARN_ON_ONCE(md->me);
 	if (md->msg_refs)
 		md->flags |= LNET_MD_FL_RSP_EXPIRED;
@@ -817,11 +820,13 @@ static bool lnet_rsp_expire_one(struct lnet_md_slot *slot,
 static void lnet_rsp_expire(struct work_struct *work)
 {
 	unsigned int i, n, nslots = 1U << lnet_core.md_slot_bits;
+	lnet_nid_t blamed[LNET_RSP_EXPIRE_BATCH];	/* only this work's */
 	bool more = false;
 
 	for (i = 0; i < nslots; i++) {
 		struct lnet_md_slot *slot = &lnet_core.md_slots[i];
 		struct lnet_md_expect *exp;
+		unsigned int j;
 		bool deliver;
 
 		do {
@@ -834,12 +839,15 @@ static void lnet_rsp_expire(struct work_struct *work)
 							       struct lnet_md_expect,
 							       track_link)) &&
 			       time_after_eq(jiffies, exp->deadline)) {
-				deliver |= lnet_rsp_expire_one(slot, exp);
+				deliver |= lnet_rsp_expire_one(slot, exp,
+							       &blamed[n]);
 				n++;
 			}
 			spin_unlock_bh(&slot->lock);
 			if (deliver)
 				lnet_md_slot_deliver(slot);
+			for (j = 0; j < n; j++)
+				lnet_peer_response_timeout(blamed[j]);
 			cond_resched();
 		} while (n == LNET_RSP_EXPIRE_BATCH);
 		more |= READ_ONCE(slot->ntracked) > 0;

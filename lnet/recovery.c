@@ -19,6 +19,10 @@
  * 2^n s later, or max_recovery_ping_interval s once 2^n would pass
  * it: 2, 4, ..., 512, 900, 900, ... with the defaults.
  *
+ * The console says which NIDs are in recovery: per queue, up to
+ * LNET_RECOVERY_SHOWN of them when it first holds anything, then again
+ * 60, 120, ..., 300, 300, ... s later while it still does.
+ *
  * Locking: lnet_recovery_lock (BH) guards both queues, every struct
  * lnet_recovery and the list of pings out; it nests inside net_lock
  * (peers are queued from under it) and nothing nests inside it. Pings are
@@ -31,12 +35,15 @@
 #include <linux/wait_bit.h>
 #include <linux/workqueue.h>
 #include <linux/lnet/lib-lnet.h>
+#include <linux/lnet/nidstr.h>
 #include <linux/lnet/test-export.h>
 
 /* the monitor's period while anything is queued */
 #define LNET_RECOVERY_TICK	HZ
 /* pings the monitor sends per pass; the rest wait for the next one */
 #define LNET_RECOVERY_BATCH	16
+/* NIDs a console report names */
+#define LNET_RECOVERY_SHOWN	20
 
 static void lnet_recovery_monitor(struct work_struct *work);
 
@@ -49,6 +56,9 @@ static struct lnet_handle_eq lnet_recovery_eqh = {
 	LNET_INVALID_HANDLE_COOKIE
 };
 static DECLARE_DELAYED_WORK(lnet_recovery_work, lnet_recovery_monitor);
+/* the console reports of the NI and the peer queue; the monitor's only */
+static struct lnet_recovery_console lnet_recovery_console_nis;
+static struct lnet_recovery_console lnet_recovery_console_peers;
 
 /*
  * The KUnit suites that play the network through a fake LND hold every
@@ -371,6 +381,80 @@ static void lnet_recovery_event(struct lnet_event *ev)
 		wake_up_var(&lnet_recovery_pings);
 }
 
+/**
+ * lnet_recovery_console_due() - should the console hear of a queue now?
+ * @c: the queue's report state
+ * @queued: entries on the queue
+ * @now: jiffies
+ *
+ * A queue that empties starts over: its next entry is reported at once.
+ */
+bool lnet_recovery_console_due(struct lnet_recovery_console *c,
+			       unsigned int queued, unsigned long now)
+{
+	if (!queued) {
+		c->reports = 0;
+		return false;
+	}
+	if (c->reports && time_before(now, c->next))
+		return false;
+	if (c->reports < 5)
+		c->reports++;
+	c->next = now + 60 * HZ * c->reports;
+	return true;
+}
+LNET_EXPORT_FOR_TEST(lnet_recovery_console_due);
+
+/* Name the first LNET_RECOVERY_SHOWN of @n NIDs on the console. */
+static void lnet_recovery_console_print(const char *what,
+					const lnet_nid_t *nids,
+					unsigned int n)
+{
+	unsigned int i, shown = min_t(unsigned int, n, LNET_RECOVERY_SHOWN);
+	size_t size = shown * (LNET_NIDSTR_SIZE + 2), len = 0;
+	char nidstr[LNET_NIDSTR_SIZE];
+	char *buf;
+
+	buf = kmalloc(size, GFP_KERNEL);
+	if (!buf)
+		return;		/* a report skipped; the queue is as it was */
+	buf[0] = '\0';
+	for (i = 0; i < shown; i++)
+		len += scnprintf(buf + len, size - len, "%s%s", i ? ", " : "",
+				 lnet_nid2str(nids[i], nidstr, sizeof(nidstr)));
+	pr_info("%u %s in recovery (showing %u): %s\n", n, what, shown, buf);
+	kfree(buf);
+}
+
+/* Once a pass: report the queues whose turn it is. */
+static void lnet_recovery_console(void)
+{
+	lnet_nid_t nis[LNET_RECOVERY_SHOWN], peers[LNET_RECOVERY_SHOWN];
+	unsigned int nni = 0, npeer = 0;
+	bool show_nis, show_peers;
+	unsigned long now = jiffies;
+	struct lnet_peer *peer;
+	struct lnet_ni *ni;
+
+	spin_lock_bh(&lnet_recovery_lock);
+	list_for_each_entry(ni, &lnet_recovery_nis, recovery.list)
+		if (nni++ < LNET_RECOVERY_SHOWN)
+			nis[nni - 1] = ni->nid;
+	list_for_each_entry(peer, &lnet_recovery_peers, recovery.list)
+		if (npeer++ < LNET_RECOVERY_SHOWN)
+			peers[npeer - 1] = peer->nid;
+	spin_unlock_bh(&lnet_recovery_lock);
+
+	show_nis = lnet_recovery_console_due(&lnet_recovery_console_nis, nni,
+					     now);
+	show_peers = lnet_recovery_console_due(&lnet_recovery_console_peers,
+					       npeer, now);
+	if (show_nis)
+		lnet_recovery_console_print("local NIs", nis, nni);
+	if (show_peers)
+		lnet_recovery_console_print("peer NIs", peers, npeer);
+}
+
 static void lnet_recovery_monitor(struct work_struct *work)
 {
 	struct lnet_recovery_target due[LNET_RECOVERY_BATCH];
@@ -380,6 +464,7 @@ static void lnet_recovery_monitor(struct work_struct *work)
 	    lnet_recovery_scan(due, ARRAY_SIZE(due));
 	for (i = 0; i < n; i++)
 		lnet_recovery_ping_send(&due[i]);
+	lnet_recovery_console();
 
 	spin_lock_bh(&lnet_recovery_lock);
 	if (lnet_recovery_running && (!list_empty(&lnet_recovery_nis) ||
@@ -440,6 +525,9 @@ void lnet_recovery_stop(void)
 	lnet_recovery_running = false;
 	spin_unlock_bh(&lnet_recovery_lock);
 	cancel_delayed_work_sync(&lnet_recovery_work);
+	/* the monitor is off: a restart reports its first entries at once */
+	lnet_recovery_console_nis.reports = 0;
+	lnet_recovery_console_peers.reports = 0;
 
 	spin_lock_bh(&lnet_recovery_lock);
 	while ((ni = list_first_entry_or_null(&lnet_recovery_nis,

@@ -170,6 +170,33 @@ static void recovery_backoff_sequence(struct kunit *test)
 }
 
 /*
+ * The console names a queue's NIDs when it first holds any, then after
+ * 60, 120, 180, 240, 300, 300 s; emptied, it starts over.
+ */
+static void recovery_console_schedule(struct kunit *test)
+{
+	static const unsigned int gaps[] = { 60, 120, 180, 240, 300, 300 };
+	struct lnet_recovery_console c = {};
+	unsigned long t = jiffies;
+	unsigned int i;
+
+	KUNIT_EXPECT_FALSE(test, lnet_recovery_console_due(&c, 0, t));
+	KUNIT_EXPECT_TRUE(test, lnet_recovery_console_due(&c, 3, t));
+	for (i = 0; i < ARRAY_SIZE(gaps); i++) {
+		KUNIT_EXPECT_FALSE_MSG(test,
+				       lnet_recovery_console_due(&c, 3,
+								 t + gaps[i] * HZ - 1),
+				       "report %u", i + 2);
+		t += gaps[i] * HZ;
+		KUNIT_EXPECT_TRUE_MSG(test, lnet_recovery_console_due(&c, 3, t),
+				      "report %u", i + 2);
+	}
+	KUNIT_EXPECT_FALSE(test, lnet_recovery_console_due(&c, 0, t + HZ));
+	KUNIT_EXPECT_TRUE(test, lnet_recovery_console_due(&c, 1, t + 2 * HZ));
+	KUNIT_EXPECT_FALSE(test, lnet_recovery_console_due(&c, 1, t + 3 * HZ));
+}
+
+/*
  * An NI set low is queued and pinged at its own NID through itself; the
  * REPLY gives it health (the send, the receive and the recovery each a
  * step); back at full health it leaves the queue.
@@ -322,6 +349,7 @@ static void recovery_max_interval(struct kunit *test)
 
 static struct kunit_case lnet_recovery_cases[] = {
 	KUNIT_CASE(recovery_backoff_sequence),
+	KUNIT_CASE(recovery_console_schedule),
 	KUNIT_CASE(recovery_local_ni),
 	KUNIT_CASE(recovery_peer_rules),
 	KUNIT_CASE(recovery_peer_ping),

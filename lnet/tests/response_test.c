@@ -6,8 +6,8 @@
  * response_tracking and the MD's TRACK options say. An idle MD whose
  * answer did not come gets its UNLINK event; a busy one ends with its
  * last message's event, -ETIMEDOUT, unlinked; an answer in time, or a
- * request that failed to go, stops the clock; a late answer is dropped.
- * transaction_timeout is 1 s here, so each case waits a few seconds.
+ * request that failed to go, stops the clock; a late answer is dropped;
+ * the peer that owed the answer loses a step of health. transaction_timeout is 1 s here, so each case waits a few seconds.
  */
 #include <linux/delay.h>
 #include "fake_lnd.h"
@@ -294,7 +294,44 @@ static void rsp_both_options_refused(struct kunit *test)
 					 LNET_UNLINK, &mdh), -EINVAL);
 }
 
+static int rsp_peer_health(void)
+{
+	struct lnet_peer *peer;
+	int v = -1;
+
+	spin_lock_bh(&lnet_core.net_lock);
+	peer = lnet_peer_find_locked(PEER);
+	if (peer)
+		v = peer->healthv;
+	spin_unlock_bh(&lnet_core.net_lock);
+	return v;
+}
+
+/* Even with one NI, a peer that owes an answer pays for it (spec 3.5). */
+static void rsp_expiry_costs_peer_health(struct kunit *test)
+{
+	int step = lnet_tunable(&lnet_health_sensitivity);
+	struct lnet_handle_md mdh = rsp_md(test, 0, 0);
+	struct lnet_event ev;
+	int i, health;
+
+	KUNIT_ASSERT_GT(test, step, 0);
+	fake_done(rsp_get(test, mdh), 0);
+	rsp_wait(test, LNET_EVENT_SEND, &ev);
+	KUNIT_EXPECT_EQ(test, rsp_peer_health(), LNET_MAX_HEALTH);
+	rsp_wait(test, LNET_EVENT_UNLINK, &ev);
+	/* blamed just after the events are delivered */
+	for (i = 0; i < 50; i++) {
+		health = rsp_peer_health();
+		if (health != LNET_MAX_HEALTH)
+			break;
+		msleep(20);
+	}
+	KUNIT_EXPECT_EQ(test, health, LNET_MAX_HEALTH - step);
+}
+
 static struct kunit_case lnet_response_cases[] = {
+	KUNIT_CASE(rsp_expiry_costs_peer_health),
 	KUNIT_CASE(rsp_get_expires_idle),
 	KUNIT_CASE(rsp_get_expires_busy),
 	KUNIT_CASE(rsp_get_expires_busy_failed),

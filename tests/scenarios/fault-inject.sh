@@ -12,7 +12,7 @@
 # then on g0 alone: a send-side rule (--health_error local_error) fails
 # the ping at once and counts it, and costs the NI health (net show -v,
 # stats show) until pings succeed again; an NI set low by hand is on the
-# recovery queue (debug recovery --local) while a delay rule holds its
+# recovery queue (debug recovery --local, and named on the console) while a delay rule holds its
 # recovery ping, and recovery pings of its own NID bring it back to 1000
 # once the rule goes; a peer's health set by hand (peer set --health)
 # rises with each REPLY received from it, stays off the recovery queue
@@ -22,7 +22,8 @@
 # all tries failing ends the ping after retry_count (2) resends, one try
 # in two failing (--rate 2) loses no ping; a rule dropping g1's REPLYs makes the
 # ping (--timeout 60) fail at transaction_timeout (3 s: response
-# tracking), counted in stats; bad input and an unprivileged user are
+# tracking), counted in stats, and costs g1 health until recovery pings
+# bring it back; bad input and an unprivileged user are
 # refused. Both guests finally unload LNet with rules still installed, g1
 # with a message held.
 # (No recovery ping can shift the rate sequences: those run while every
@@ -274,6 +275,8 @@ lc_ok "debug recovery --local" debug recovery --local
 t_check "... lists the NI" grep -qx "    - nid: $my_nid" "$OUT"
 t_check "... its recovery ping held by the delay rule" \
 	grep -qx "      next ping: pending" "$OUT"
+t_retry "... and the console names it" 5 \
+	sh -c "dmesg | grep -qF 'local NIs in recovery (showing 1): $my_nid'"
 lc_ok "set max_recovery_ping_interval 2" set max_recovery_ping_interval 2
 lc_ok "delay del --all: the held recovery ping goes" fault delay del --all
 t_retry "recovery pings of its own NID bring the NI back to 1000" 60 \
@@ -305,6 +308,8 @@ lc_ok "set recovery_limit 0 (forever)" set recovery_limit 0
 lc_ok "peer set --health 0" peer set --nid "$peer_nid" --health 0
 lc_ok "debug recovery --peer" debug recovery --peer
 t_check "... lists the peer" grep -qx "    - nid: $peer_nid" "$OUT"
+t_retry "... and the console names it" 5 \
+	sh -c "dmesg | grep -qF 'peer NIs in recovery (showing 1): $peer_nid'"
 t_retry "recovery pings bring the peer back to 1000" 60 \
 	sh -c "'$LNETCTL' peer show -v --nid '$peer_nid' | grep -q 'health value: 1000\$'"
 t_retry "... and then it leaves the recovery queue" 30 \
@@ -356,8 +361,16 @@ t_check "... after transaction_timeout, not the ping's 60 s ($PING_MS ms)" \
 t_check "... and not before it ($PING_MS ms)" test "$PING_MS" -ge 2500
 want_stat "stats: the missing REPLY counted as a response timeout" \
 	response_timeout_count -gt "${before:-0}" stats show
-want_stat "stats: no response tracked any more" rst_alloc -eq 0 stats show
+want_stat "the peer that owed it lost health (one NI or not)" \
+	"health value" -lt 1000 peer show -v --nid "$peer_nid"
+lc_ok "debug recovery --peer" debug recovery --peer
+t_check "... and is on the recovery queue" grep -qx "    - nid: $peer_nid" "$OUT"
 lc_ok "drop del --all (REPLY rule)" fault drop del --all
+t_retry "recovery pings bring the peer back to 1000" 60 \
+	sh -c "'$LNETCTL' peer show -v --nid '$peer_nid' | grep -q 'health value: 1000\$'"
+t_retry "... and then it leaves the recovery queue" 30 \
+	sh -c "'$LNETCTL' debug recovery --peer | grep -qx 'peer NI recovery: \[\]'"
+want_stat "stats: no response tracked any more" rst_alloc -eq 0 stats show
 lc_ok "set transaction_timeout 150" set transaction_timeout 150
 t_retry "ping works again after the REPLY rule" 30 \
 	"$LNETCTL" ping "$peer_nid" --timeout 2

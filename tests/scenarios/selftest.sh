@@ -11,7 +11,9 @@
 # the group sound; the peer unloads its module under brw load while its
 # request buffers wait to be reposted, then serves a new session.
 # Recovery over the LND: guest 0's NI and its peer, set to health 0,
-# are pinged back to 1000 (the NI at its own NID, through itself).
+# are pinged back to 1000 (the NI at its own NID, through itself); a ping
+# whose REPLY is dropped ends at transaction_timeout and costs the peer
+# health, which recovery pings bring back.
 #
 # Run: lnet-vmtest --suite selftest --kernel debug --guests 2 --timeout 900 \
 #	--script $LNET_TOP/tests/scenarios/selftest.sh --arg tcp
@@ -220,6 +222,29 @@ t_retry "recovery pings bring $peer back to 1000" 60 \
 	sh -c "'$LNETCTL' peer show -v --nid '$peer' | grep -q 'health value: 1000\$'"
 t_retry "... and it leaves the recovery queue" 30 \
 	sh -c "'$LNETCTL' debug recovery --peer | grep -qx 'peer NI recovery: \[\]'"
+# a REPLY that never comes: the GET ends at transaction_timeout over this
+# LND too, and costs the peer that owed it health until recovery pings
+# bring it back
+t_check "set transaction_timeout 3" "$LNETCTL" set transaction_timeout 3
+t_check "drop add: $peer's REPLYs dropped on arrival" "$LNETCTL" fault drop add \
+	--source "$peer" --dest "$me" --rate 1 --message REPLY
+t0=$(date +%s)
+if "$LNETCTL" ping "$peer" --timeout 60 >/tmp/ping.out 2>&1; then
+	t_fail "ping without its REPLY fails" "it succeeded"
+else
+	t_ok "ping without its REPLY fails"
+fi
+took=$(($(date +%s) - t0))
+t_check "... at transaction_timeout (3 s), not the ping's 60 s ($took s)" \
+	test "$took" -ge 2 -a "$took" -le 15
+t_check "... and $peer lost health for it" \
+	sh -c "'$LNETCTL' peer show -v --nid '$peer' | grep -qE 'health value: [0-9]{1,3}\$'"
+t_check "drop del --all" "$LNETCTL" fault drop del --all
+t_retry "recovery pings bring $peer back to 1000" 60 \
+	sh -c "'$LNETCTL' peer show -v --nid '$peer' | grep -q 'health value: 1000\$'"
+t_retry "... and it leaves the recovery queue" 30 \
+	sh -c "'$LNETCTL' debug recovery --peer | grep -qx 'peer NI recovery: \[\]'"
+t_check "set transaction_timeout 150" "$LNETCTL" set transaction_timeout 150
 t_check "set max_recovery_ping_interval 900" "$LNETCTL" set max_recovery_ping_interval 900
 
 # a batch that runs until stopped: stop, then one left running at unload

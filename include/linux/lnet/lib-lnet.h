@@ -251,6 +251,7 @@ int lnet_health_step(int value, int delta);
 void lnet_health_check(struct lnet_msg *msg, int status);
 void lnet_peer_health_unhash(struct lnet_peer *peer);
 int lnet_ni_set_health(lnet_nid_t nid, bool all, int value);
+void lnet_peer_response_timeout(lnet_nid_t nid);
 int lnet_peer_set_health(lnet_nid_t nid, bool all, int value);
 void lnet_ni_health_recovered(struct lnet_ni *ni);
 
@@ -265,6 +266,13 @@ void lnet_resend_fini(void);
 
 /* recovery.c */
 extern bool lnet_recovery_paused;
+/* when the console next names the NIDs of one recovery queue */
+struct lnet_recovery_console {
+	unsigned long	next;		/* jiffies */
+	unsigned int	reports;	/* since the queue was last empty, <= 5 */
+};
+bool lnet_recovery_console_due(struct lnet_recovery_console *c,
+			       unsigned int queued, unsigned long now);
 unsigned int lnet_recovery_backoff(unsigned int ping_count,
 				    unsigned int max_interval);
 void lnet_recovery_queue_ni(struct lnet_ni *ni);
