@@ -1323,8 +1323,9 @@ void kib_net_release(struct kib_net *net)
  *	  ours: our address + 1 .. + @n)
  *
  * To the first peer of the first NI that has a connection up, from our
- * own address, as a hostile node would send them. The connections are
- * kept on net->flood_conns, never used, until they close.
+ * own address, as a hostile node would send them - never to our own NID,
+ * which an NI in recovery pings through itself. The connections are kept
+ * on net->flood_conns, never used, until they close.
  *
  * Return: 0, or -ENOENT without such a peer.
  */
@@ -1343,7 +1344,8 @@ int kib_test_flood(int n, bool same)
 	}
 	spin_lock_bh(&net->lock);
 	hash_for_each(net->peers, b, peer, hnode)
-		if (!list_empty(&peer->conns)) {
+		if (!list_empty(&peer->conns) &&
+		    peer->nid != lnet_ni_nid(net->ni)) {
 			target = peer;
 			break;
 		}
