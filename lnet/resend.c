@@ -95,14 +95,16 @@ LNET_EXPORT_FOR_TEST(lnet_msg_lifetime);
 void lnet_resend_arm(struct lnet_msg *msg)
 {
 	const struct lnet_lnd *lnd = msg->ni->lnd;
-	unsigned int lnd_timeout;
+	unsigned long lifetime;
 
 	if (msg->retries)
 		return;
-	lnd_timeout = lnd->timeout ? lnd->timeout(msg->ni) : 0;
+	lifetime = lnet_msg_lifetime(lnd->timeout ? lnd->timeout(msg->ni) : 0,
+				     lnet_tunable(&lnet_retry_count),
+				     lnet_tunable(&lnet_transaction_timeout));
+	/* absurd tunables must not wrap the deadline into the past */
 	msg->resend_deadline = jiffies +
-		lnet_msg_lifetime(lnd_timeout, lnet_tunable(&lnet_retry_count),
-				  lnet_tunable(&lnet_transaction_timeout)) * HZ;
+		min_t(unsigned long, lifetime, MAX_JIFFY_OFFSET / HZ) * HZ;
 }
 
 /**
