@@ -467,7 +467,9 @@ if [ $have_tcp = 1 ]; then
 	# sock_timeout 0: ksocklnd takes lnet_lnd_timeout, which shares
 	# transaction_timeout among the retry_count + 1 tries (spec 3.4)
 	lc_has "global show: lnd_timeout 49 ((150 - 1) / 3)" "lnd_timeout: 49" global show
-	echo 0 >/sys/module/ksocklnd/parameters/sock_timeout
+	lc_ok "net set --net tcp --lnd-timeout 0" net set --net tcp --lnd-timeout 0
+	t_check "... ksocklnd's sock_timeout is 0" \
+		test "$(cat /sys/module/ksocklnd/parameters/sock_timeout)" = 0
 	lc_ok "set transaction_timeout 13" set transaction_timeout 13
 	lc_has "global show: lnd_timeout 4 ((13 - 1) / 3)" "lnd_timeout: 4" global show
 	t_check "lnet_lnd_timeout parameter is read-only" \
@@ -481,7 +483,11 @@ if [ $have_tcp = 1 ]; then
 		test "$took" -le 10
 	t_check "... so the ping failed" grep -q "errno:" /tmp/ping.bg
 	lc_ok "set transaction_timeout 150" set transaction_timeout 150
-	echo "$old_timeout" >/sys/module/ksocklnd/parameters/sock_timeout
+	lc_ok "net set --net tcp --lnd-timeout $old_timeout" \
+		net set --net tcp --lnd-timeout "$old_timeout"
+	t_check "... ksocklnd's sock_timeout is $old_timeout again" \
+		test "$(cat /sys/module/ksocklnd/parameters/sock_timeout)" = "$old_timeout"
+	lc_err "net set --net lo --lnd-timeout 5: EINVAL" 22 net set --net lo --lnd-timeout 5
 	ip neigh del "$ghost" dev eth0
 
 	lc_ok "net del --net tcp0" net del --net tcp0

@@ -179,8 +179,15 @@ void Cli::net_verbs()
 	add_verbose(show, net_show_.verbose);
 	bind(show, net_show_);
 
-	bind(health_set(net->add_subcommand("set", "set a local NI's health"),
-			net_set_, "local NI"), net_set_);
+	auto *net_set = health_set(net->add_subcommand("set",
+			"set a local NI's health, or an LND's timeout"),
+				   net_set_, "local NI");
+	net_set->add_option("--net", net_set_.net,
+			    "with --lnd-timeout: the net whose LND it is")
+		->type_name("NET");
+	add_int(net_set, "--lnd-timeout", net_set_.lnd_timeout,
+		"seconds the net's LND (ksocklnd sock_timeout, ko2iblnd timeout) gives a message; 0: LNet's lnd_timeout");
+	bind(net_set, net_set_);
 }
 
 CLI::App *Cli::health_set(CLI::App *set, HealthSetArgs &args,

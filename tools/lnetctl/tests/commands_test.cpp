@@ -342,6 +342,49 @@ TEST(Commands, HealthSet)
 	EXPECT_EQ(k.ni_health[ni_nid].health_value, 500);
 }
 
+TEST(Commands, NetSetLndTimeout)
+{
+	FakeKernel k = node();	// a tcp NI: ksocklnd/sock_timeout exists
+	ASSERT_TRUE(k.read_param("ksocklnd", "sock_timeout"));
+
+	Result r = run_words(k, { "net", "set", "--net", "tcp", "--lnd-timeout", "7" });
+	EXPECT_EQ(r.status, 0) << r.err;
+	EXPECT_EQ(k.params["ksocklnd/sock_timeout"], "7");
+	r = run_words(k, { "net", "set", "--net", "tcp", "--lnd-timeout", "0" });
+	EXPECT_EQ(r.status, 0) << r.err;
+	EXPECT_EQ(k.params["ksocklnd/sock_timeout"], "0");
+
+	r = run_words(k, { "net", "set", "--lnd-timeout", "7" });
+	EXPECT_EQ(r.status, 1);
+	EXPECT_NE(r.err.find("--lnd-timeout needs --net"), std::string::npos) << r.err;
+	r = run_words(k, { "net", "set", "--net", "tcp", "--lnd-timeout", "-1" });
+	EXPECT_EQ(r.status, 1);
+	EXPECT_NE(r.err.find("lnd-timeout"), std::string::npos) << r.err;
+	r = run_words(k, { "net", "set", "--net", "o2ib", "--lnd-timeout", "7" });
+	EXPECT_EQ(r.status, 1);
+	EXPECT_NE(r.err.find("ko2iblnd is not loaded"), std::string::npos) << r.err;
+	r = run_words(k, { "net", "set", "--net", "gni", "--lnd-timeout", "7" });
+	EXPECT_EQ(r.status, 1) << r.out;
+	r = run_words(k, { "net", "set", "--net", "tcp" });
+	EXPECT_EQ(r.status, 1);
+	EXPECT_NE(r.err.find("--net only goes with --lnd-timeout"), std::string::npos)
+		<< r.err;
+	EXPECT_EQ(k.params["ksocklnd/sock_timeout"], "0");
+
+	// with --health: both are set
+	lnet_nid_t ni_nid = k.nis.back().config.nid;
+	r = run_words(k, { "net", "set", "--nid", lnet::nid_to_string(ni_nid),
+			   "--health", "300", "--net", "tcp", "--lnd-timeout", "9" });
+	EXPECT_EQ(r.status, 0) << r.err;
+	EXPECT_EQ(k.ni_health[ni_nid].health_value, 300);
+	EXPECT_EQ(k.params["ksocklnd/sock_timeout"], "9");
+	// a timeout that cannot be set: the health is not set either
+	r = run_words(k, { "net", "set", "--nid", lnet::nid_to_string(ni_nid),
+			   "--health", "100", "--net", "o2ib", "--lnd-timeout", "9" });
+	EXPECT_EQ(r.status, 1);
+	EXPECT_EQ(k.ni_health[ni_nid].health_value, 300);
+}
+
 // lnetctl debug recovery OPTIONS... against @k: what it must answer.
 void expect_recovery(FakeKernel &k, std::vector<std::string> options, int status,
 		     const std::string &out, const std::string &err = "")

@@ -69,7 +69,11 @@ struct HealthSetArgs {
 	bool operator==(const HealthSetArgs &) const = default;
 };
 
+// net set: an NI's health, and/or the timeout of the LND behind --net
 struct NetSetArgs : HealthSetArgs {
+	std::string net;
+	std::optional<std::int64_t> lnd_timeout;
+
 	bool operator==(const NetSetArgs &) const = default;
 };
 
