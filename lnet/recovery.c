@@ -81,6 +81,22 @@ struct lnet_recovery_ping {
 	struct lnet_ping_nid	nids[LNET_INTERFACES_MIN];
 };
 
+/* What is on the queues after a scan, for the console: counts, first NIDs. */
+struct lnet_recovery_report {
+	lnet_nid_t		nis[LNET_RECOVERY_SHOWN];
+	lnet_nid_t		peers[LNET_RECOVERY_SHOWN];
+	unsigned int		nni;
+	unsigned int		npeer;
+};
+
+static void lnet_recovery_report_add(lnet_nid_t *nids, unsigned int *n,
+				     lnet_nid_t nid)
+{
+	if (*n < LNET_RECOVERY_SHOWN)
+		nids[*n] = nid;
+	(*n)++;
+}
+
 /* What the monitor decided to ping, kept until it sends with no lock. */
 struct lnet_recovery_target {
 	lnet_nid_t		src;
@@ -196,12 +212,13 @@ static void lnet_recovery_due_locked(struct lnet_recovery *r,
 }
 
 /*
- * Drop what is back to health or gone, and pick at most @max entries
- * whose ping is due. net_lock keeps each peer's NI (and hashed state)
- * from changing under us.
+ * Drop what is back to health or gone, note what stays in @rep, and pick
+ * at most @max entries whose ping is due. net_lock keeps each peer's NI
+ * (and hashed state) from changing under us.
  */
 static unsigned int lnet_recovery_scan(struct lnet_recovery_target *due,
-				       unsigned int max)
+				       unsigned int max,
+				       struct lnet_recovery_report *rep)
 {
 	unsigned long now = jiffies;
 	struct lnet_recovery *r;
@@ -213,13 +230,13 @@ static unsigned int lnet_recovery_scan(struct lnet_recovery_target *due,
 	spin_lock(&lnet_recovery_lock);
 	list_for_each_entry_safe(ni, ntmp, &lnet_recovery_nis, recovery.list) {
 		r = &ni->recovery;
-		if (r->pending)
-			continue;
-		if (atomic_read(&ni->healthv) == LNET_MAX_HEALTH) {
+		if (!r->pending &&
+		    atomic_read(&ni->healthv) == LNET_MAX_HEALTH) {
 			list_del_init(&r->list);
 			continue;
 		}
-		if (n == max || time_before(now, r->next_ping))
+		lnet_recovery_report_add(rep->nis, &rep->nni, ni->nid);
+		if (r->pending || n == max || time_before(now, r->next_ping))
 			continue;
 		lnet_recovery_due_locked(r, now);
 		due[n++] = (struct lnet_recovery_target) {
@@ -235,6 +252,7 @@ static unsigned int lnet_recovery_scan(struct lnet_recovery_target *due,
 			lnet_peer_put(peer);	/* not the last: kfree_rcu */
 			continue;
 		}
+		lnet_recovery_report_add(rep->peers, &rep->npeer, peer->nid);
 		if (r->pending || n == max || time_before(now, r->next_ping))
 			continue;
 		lnet_recovery_due_locked(r, now);
@@ -427,44 +445,31 @@ static void lnet_recovery_console_print(const char *what,
 }
 
 /* Once a pass: report the queues whose turn it is. */
-static void lnet_recovery_console(void)
+static void lnet_recovery_console(const struct lnet_recovery_report *rep)
 {
-	lnet_nid_t nis[LNET_RECOVERY_SHOWN], peers[LNET_RECOVERY_SHOWN];
-	unsigned int nni = 0, npeer = 0;
-	bool show_nis, show_peers;
 	unsigned long now = jiffies;
-	struct lnet_peer *peer;
-	struct lnet_ni *ni;
 
-	spin_lock_bh(&lnet_recovery_lock);
-	list_for_each_entry(ni, &lnet_recovery_nis, recovery.list)
-		if (nni++ < LNET_RECOVERY_SHOWN)
-			nis[nni - 1] = ni->nid;
-	list_for_each_entry(peer, &lnet_recovery_peers, recovery.list)
-		if (npeer++ < LNET_RECOVERY_SHOWN)
-			peers[npeer - 1] = peer->nid;
-	spin_unlock_bh(&lnet_recovery_lock);
-
-	show_nis = lnet_recovery_console_due(&lnet_recovery_console_nis, nni,
-					     now);
-	show_peers = lnet_recovery_console_due(&lnet_recovery_console_peers,
-					       npeer, now);
-	if (show_nis)
-		lnet_recovery_console_print("local NIs", nis, nni);
-	if (show_peers)
-		lnet_recovery_console_print("peer NIs", peers, npeer);
+	if (lnet_recovery_console_due(&lnet_recovery_console_nis, rep->nni,
+				      now))
+		lnet_recovery_console_print("local NIs", rep->nis, rep->nni);
+	if (lnet_recovery_console_due(&lnet_recovery_console_peers,
+				      rep->npeer, now))
+		lnet_recovery_console_print("peer NIs", rep->peers,
+					    rep->npeer);
 }
 
 static void lnet_recovery_monitor(struct work_struct *work)
 {
 	struct lnet_recovery_target due[LNET_RECOVERY_BATCH];
+	struct lnet_recovery_report rep = {};
 	unsigned int i, n;
 
-	n = READ_ONCE(lnet_recovery_paused) ? 0 :
-	    lnet_recovery_scan(due, ARRAY_SIZE(due));
-	for (i = 0; i < n; i++)
-		lnet_recovery_ping_send(&due[i]);
-	lnet_recovery_console();
+	if (!READ_ONCE(lnet_recovery_paused)) {
+		n = lnet_recovery_scan(due, ARRAY_SIZE(due), &rep);
+		for (i = 0; i < n; i++)
+			lnet_recovery_ping_send(&due[i]);
+		lnet_recovery_console(&rep);
+	}
 
 	spin_lock_bh(&lnet_recovery_lock);
 	if (lnet_recovery_running && (!list_empty(&lnet_recovery_nis) ||
