@@ -269,3 +269,19 @@ void fake_hdr(struct lnet_hdr *hdr, enum lnet_msg_type type, int net,
 	hdr->src_pid = LNET_PID_LUSTRE;
 	hdr->payload_length = payload;
 }
+
+int fake_peer_health(lnet_nid_t nid, enum lnet_msg_status hs, u64 *count)
+{
+	struct lnet_peer *peer;
+	int v = -ENOENT;
+
+	spin_lock_bh(&lnet_core.net_lock);
+	peer = lnet_peer_find_locked(nid);
+	if (peer) {
+		v = peer->healthv;
+		if (count)
+			*count = peer->hstats[hs];
+	}
+	spin_unlock_bh(&lnet_core.net_lock);
+	return v;
+}

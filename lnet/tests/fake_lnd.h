@@ -70,6 +70,8 @@ void *fake_suite_init(struct kunit *test, int nnets, int credits,
  * The oldest held send, or NULL after @ms. The test ends it with
  * fake_done(); if it does not, the NI's shutdown does.
  */
+/* @nid's health value, and its count of @hs if @count; -ENOENT: no peer. */
+int fake_peer_health(lnet_nid_t nid, enum lnet_msg_status hs, u64 *count);
 struct lnet_msg *fake_take_send(unsigned int ms);
 /*
  * A PUT (no ACK) of @len bytes at @buf from a new single-use MD on @eqh

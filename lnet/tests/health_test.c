@@ -73,23 +73,6 @@ static u64 global_failures(enum lnet_msg_status hs)
 	return sum.health[hs];
 }
 
-/* The peer's value, and its count of @hs; -ENOENT if there is no peer. */
-static int peer_health(enum lnet_msg_status hs, u64 *count)
-{
-	struct lnet_peer *peer;
-	int v = -ENOENT;
-
-	spin_lock_bh(&lnet_core.net_lock);
-	peer = lnet_peer_find_locked(PEER);
-	if (peer) {
-		v = peer->healthv;
-		if (count)
-			*count = peer->hstats[hs];
-	}
-	spin_unlock_bh(&lnet_core.net_lock);
-	return v;
-}
-
 /*
  * One PUT to the peer that the "LND" ends with @status, after calling it
  * @hs if @hs is not OK; its SEND event is consumed.
@@ -240,23 +223,25 @@ static void health_remote_failures(struct kunit *test)
 	u64 before, after;
 
 	put_ends(test, 0, LNET_MSG_STATUS_OK);		/* make the peer */
-	KUNIT_ASSERT_EQ(test, peer_health(LNET_MSG_STATUS_REMOTE_DROPPED,
-					  &before), LNET_MAX_HEALTH);
+	KUNIT_ASSERT_EQ(test,
+			fake_peer_health(PEER, LNET_MSG_STATUS_REMOTE_DROPPED,
+					 &before), LNET_MAX_HEALTH);
 	put_ends(test, -ECONNREFUSED, LNET_MSG_STATUS_OK);
-	KUNIT_EXPECT_EQ(test, peer_health(LNET_MSG_STATUS_REMOTE_DROPPED,
-					  &after), LNET_MAX_HEALTH);
+	KUNIT_EXPECT_EQ(test,
+			fake_peer_health(PEER, LNET_MSG_STATUS_REMOTE_DROPPED,
+					 &after), LNET_MAX_HEALTH);
 	KUNIT_EXPECT_EQ(test, after, before + 1);
 	KUNIT_EXPECT_EQ(test, ni_health(), LNET_MAX_HEALTH);
 
-	peer_health(LNET_MSG_STATUS_REMOTE_TIMEOUT, &before);
+	fake_peer_health(PEER, LNET_MSG_STATUS_REMOTE_TIMEOUT, &before);
 	put_ends(test, -EIO, LNET_MSG_STATUS_REMOTE_TIMEOUT);
-	peer_health(LNET_MSG_STATUS_REMOTE_TIMEOUT, &after);
+	fake_peer_health(PEER, LNET_MSG_STATUS_REMOTE_TIMEOUT, &after);
 	KUNIT_EXPECT_EQ(test, after, before + 1);
 	KUNIT_EXPECT_EQ(test, ni_health(), LNET_MAX_HEALTH);
 
-	peer_health(LNET_MSG_STATUS_NETWORK_TIMEOUT, &before);
+	fake_peer_health(PEER, LNET_MSG_STATUS_NETWORK_TIMEOUT, &before);
 	put_ends(test, -ETIMEDOUT, LNET_MSG_STATUS_OK);
-	peer_health(LNET_MSG_STATUS_NETWORK_TIMEOUT, &after);
+	fake_peer_health(PEER, LNET_MSG_STATUS_NETWORK_TIMEOUT, &after);
 	KUNIT_EXPECT_EQ(test, after, before + 1);
 	KUNIT_EXPECT_EQ(test, ni_health(), LNET_MAX_HEALTH - SENS);
 	put_ends(test, 0, LNET_MSG_STATUS_OK);
@@ -277,19 +262,19 @@ static void health_peer_set_and_receive(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lnet_peer_set_health(FAKE_PEER(0, 9), false,
 						   10), -ENOENT);
 	KUNIT_ASSERT_EQ(test, lnet_peer_set_health(PEER, false, 750), 0);
-	KUNIT_EXPECT_EQ(test, peer_health(0, NULL), 750);
+	KUNIT_EXPECT_EQ(test, fake_peer_health(PEER, 0, NULL), 750);
 	KUNIT_EXPECT_EQ(test, atomic_read(&lnet_core.peers_unhealthy),
 			unhealthy + 1);
 	get_replied(test);
-	KUNIT_EXPECT_EQ(test, peer_health(0, NULL), 750 + SENS);
+	KUNIT_EXPECT_EQ(test, fake_peer_health(PEER, 0, NULL), 750 + SENS);
 	get_replied(test);
 	get_replied(test);
-	KUNIT_EXPECT_EQ(test, peer_health(0, NULL), LNET_MAX_HEALTH);
+	KUNIT_EXPECT_EQ(test, fake_peer_health(PEER, 0, NULL), LNET_MAX_HEALTH);
 	KUNIT_EXPECT_EQ(test, atomic_read(&lnet_core.peers_unhealthy),
 			unhealthy);
 
 	KUNIT_ASSERT_EQ(test, lnet_peer_set_health(LNET_NID_ANY, true, 0), 0);
-	KUNIT_EXPECT_EQ(test, peer_health(0, NULL), 0);
+	KUNIT_EXPECT_EQ(test, fake_peer_health(PEER, 0, NULL), 0);
 	KUNIT_ASSERT_EQ(test, lnet_peer_set_health(LNET_NID_ANY, true,
 						   LNET_MAX_HEALTH), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&lnet_core.peers_unhealthy),
@@ -308,7 +293,7 @@ static void health_sensitivity_zero(struct kunit *test)
 			ni_err + 1);
 	KUNIT_ASSERT_EQ(test, lnet_peer_set_health(PEER, false, 500), 0);
 	get_replied(test);
-	KUNIT_EXPECT_EQ(test, peer_health(0, NULL), 500);
+	KUNIT_EXPECT_EQ(test, fake_peer_health(PEER, 0, NULL), 500);
 	KUNIT_ASSERT_EQ(test, lnet_peer_set_health(PEER, false,
 						   LNET_MAX_HEALTH), 0);
 }

@@ -137,19 +137,6 @@ static void ping_replied(struct kunit *test, struct lnet_msg *msg,
 			0);
 }
 
-static int peer_health(lnet_nid_t nid)
-{
-	struct lnet_peer *peer;
-	int v = -ENOENT;
-
-	spin_lock_bh(&lnet_core.net_lock);
-	peer = lnet_peer_find_locked(nid);
-	if (peer)
-		v = peer->healthv;
-	spin_unlock_bh(&lnet_core.net_lock);
-	return v;
-}
-
 /* 2, 4, ..., 512, then the maximum; a maximum below 2 s is kept. */
 static void recovery_backoff_sequence(struct kunit *test)
 {
@@ -299,7 +286,7 @@ static void recovery_peer_ping(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, lnet_peer_set_health(PEER, false, 0), 0);
 	msg = take_ping(test, PEER);
 	ping_replied(test, msg, PEER);
-	KUNIT_EXPECT_EQ(test, peer_health(PEER), SENS);
+	KUNIT_EXPECT_EQ(test, fake_peer_health(PEER, 0, NULL), SENS);
 	rl = queue_of(test, LNET_HEALTH_PEER_NI);
 	KUNIT_ASSERT_EQ(test, rl->rl_total, 1U);
 	KUNIT_EXPECT_EQ(test, rl->rl_entries[0].re_health_value, SENS);
@@ -307,7 +294,7 @@ static void recovery_peer_ping(struct kunit *test)
 
 	msg = take_ping(test, PEER);		/* due again at once */
 	fake_done(msg, -ECONNREFUSED);
-	KUNIT_EXPECT_EQ(test, peer_health(PEER), SENS);
+	KUNIT_EXPECT_EQ(test, fake_peer_health(PEER, 0, NULL), SENS);
 	KUNIT_EXPECT_TRUE(test, queue_reaches(test, LNET_HEALTH_PEER_NI, 1));
 
 	KUNIT_ASSERT_EQ(test, lnet_peer_set_health(PEER, false,

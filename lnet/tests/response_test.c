@@ -294,19 +294,6 @@ static void rsp_both_options_refused(struct kunit *test)
 					 LNET_UNLINK, &mdh), -EINVAL);
 }
 
-static int rsp_peer_health(void)
-{
-	struct lnet_peer *peer;
-	int v = -1;
-
-	spin_lock_bh(&lnet_core.net_lock);
-	peer = lnet_peer_find_locked(PEER);
-	if (peer)
-		v = peer->healthv;
-	spin_unlock_bh(&lnet_core.net_lock);
-	return v;
-}
-
 /* Even with one NI, a peer that owes an answer pays for it (spec 3.5). */
 static void rsp_expiry_costs_peer_health(struct kunit *test)
 {
@@ -318,11 +305,11 @@ static void rsp_expiry_costs_peer_health(struct kunit *test)
 	KUNIT_ASSERT_GT(test, step, 0);
 	fake_done(rsp_get(test, mdh), 0);
 	rsp_wait(test, LNET_EVENT_SEND, &ev);
-	KUNIT_EXPECT_EQ(test, rsp_peer_health(), LNET_MAX_HEALTH);
+	KUNIT_EXPECT_EQ(test, fake_peer_health(PEER, 0, NULL), LNET_MAX_HEALTH);
 	rsp_wait(test, LNET_EVENT_UNLINK, &ev);
 	/* blamed just after the events are delivered */
 	for (i = 0; i < 50; i++) {
-		health = rsp_peer_health();
+		health = fake_peer_health(PEER, 0, NULL);
 		if (health != LNET_MAX_HEALTH)
 			break;
 		msleep(20);
