@@ -160,9 +160,12 @@ static bool ksock_sched_tx(struct ksock_sched *sched)
 		requeue = conn->tx_ready;	/* space came meanwhile */
 		break;
 	default:
-		/* a sender may have queued while we finished */
-		requeue = !conn->closing && conn->tx_ready &&
-			  !list_empty(&conn->tx_queue);
+		/*
+		 * A sender may have queued while we finished - and a close
+		 * may have come after it, which could not schedule us as
+		 * the turn was ours: the next turn fails what is queued.
+		 */
+		requeue = conn->tx_ready && !list_empty(&conn->tx_queue);
 		break;
 	}
 	if (requeue)
