@@ -567,9 +567,64 @@ static void lnet_shutdown(void)
 }
 
 /*
- * Bring up what the networks= and routes= module parameters describe (both
- * were checked at load); api_mutex held. @skip_existing: LNet is running
- * already, leave the networks that are up alone.
+ * The networks the ip2nets= rules choose on this node now, as networks=
+ * would list them: one config per network, with the interfaces chosen for
+ * it in rule order.
+ */
+static int lnet_ip2nets_param_configs(struct list_head *nets)
+{
+	struct lnet_ip2nets_ni *sel;
+	struct lnet_net_config *cfg;
+	int nsel, i, rc = 0;
+
+	sel = kcalloc(LNET_IP2NETS_MAX_IFS, sizeof(*sel), GFP_KERNEL);
+	if (!sel)
+		return -ENOMEM;
+	nsel = lnet_ip2nets_local(lnet_ip2nets, sel, LNET_IP2NETS_MAX_IFS);
+	if (nsel <= 0) {
+		pr_err("ip2nets=\"%s\": %s\n", lnet_ip2nets,
+		       nsel ? "more matching interfaces than LNet takes" :
+			      "no rule matches an IPv4 address of this node");
+		rc = nsel ?: -EADDRNOTAVAIL;
+		goto out;
+	}
+	for (i = 0; i < nsel; i++) {
+		bool found = false;
+
+		list_for_each_entry(cfg, nets, list) {
+			if (cfg->net_id == sel[i].net) {
+				found = true;
+				break;
+			}
+		}
+		if (!found) {
+			cfg = kzalloc(sizeof(*cfg), GFP_KERNEL);
+			if (!cfg) {
+				rc = -ENOMEM;
+				goto out;
+			}
+			cfg->net_id = sel[i].net;
+			list_add_tail(&cfg->list, nets);
+		}
+		if (cfg->n_ifaces == LNET_MAX_NET_IFACES) {
+			pr_err("ip2nets=\"%s\": more than %d interfaces for one network\n",
+			       lnet_ip2nets, LNET_MAX_NET_IFACES);
+			rc = -E2BIG;
+			goto out;
+		}
+		strscpy(cfg->ifaces[cfg->n_ifaces++], sel[i].ifname, IFNAMSIZ);
+	}
+out:
+	kfree(sel);
+	if (rc)
+		lnet_free_net_configs(nets);
+	return rc;
+}
+
+/*
+ * Bring up what the networks= (or ip2nets=) and routes= module parameters
+ * describe (all were checked at load); api_mutex held. @skip_existing:
+ * LNet is running already, leave the networks that are up alone.
  */
 static int lnet_mod_config_apply(bool skip_existing)
 {
@@ -580,10 +635,17 @@ static int lnet_mod_config_apply(bool skip_existing)
 	int rc;
 
 	lockdep_assert_held(&lnet_core.api_mutex);
-	rc = lnet_parse_networks(lnet_networks, &nets, err, sizeof(err));
-	if (rc) {
-		pr_err("networks=\"%s\": %s\n", lnet_networks, err);
-		return rc;
+	if (lnet_ip2nets[0]) {
+		rc = lnet_ip2nets_param_configs(&nets);
+		if (rc)
+			return rc;
+	} else {
+		rc = lnet_parse_networks(lnet_networks, &nets, err,
+					 sizeof(err));
+		if (rc) {
+			pr_err("networks=\"%s\": %s\n", lnet_networks, err);
+			return rc;
+		}
 	}
 	list_for_each_entry(cfg, &nets, list) {
 		rcu_read_lock();

@@ -49,8 +49,9 @@ static void lnet_configure_on_load(struct work_struct *work)
 	int rc = lnet_configure(true);
 
 	if (rc)
-		pr_err("config_on_load: cannot bring LNet up (networks=\"%s\"): %d\n",
-		       lnet_networks, rc);
+		pr_err("config_on_load: cannot bring LNet up (%s=\"%s\"): %d\n",
+		       lnet_ip2nets[0] ? "ip2nets" : "networks",
+		       lnet_ip2nets[0] ? lnet_ip2nets : lnet_networks, rc);
 }
 static DECLARE_WORK(lnet_configure_work, lnet_configure_on_load);
 

@@ -233,6 +233,11 @@ module_param_cb(lnet_lnd_timeout, &lnet_lnd_timeout_param_ops, NULL, 0444);
 MODULE_PARM_DESC(lnet_lnd_timeout,
 		 "seconds an LND whose own timeout (sock_timeout, timeout) is 0 gives a try of a message: (transaction_timeout - 1) / (retry_count + 1), at least 1 (read-only)");
 
+char *lnet_ip2nets = "";
+module_param_named(ip2nets, lnet_ip2nets, charp, 0444);
+MODULE_PARM_DESC(ip2nets,
+		 "networks chosen by this node's IPv4 addresses, used instead of networks= (not with it), e.g. \"tcp(eth0) 192.168.0.*; o2ib 10.10.*.*\"");
+
 char *lnet_routes = "";
 module_param_named(routes, lnet_routes, charp, 0444);
 MODULE_PARM_DESC(routes,
@@ -244,7 +249,8 @@ MODULE_PARM_DESC(forwarding,
 		 "\"disabled\" or empty (this LNet cannot route: \"enabled\" is refused)");
 
 /**
- * lnet_params_check() - validate networks=, routes= and forwarding= at load
+ * lnet_params_check() - validate networks=, ip2nets=, routes= and forwarding=
+ * at load
  *
  * Return: 0, or -EINVAL (with the reason logged) if one is malformed.
  */
@@ -260,6 +266,17 @@ int lnet_params_check(void)
 	if (rc) {
 		pr_err("refusing to load: bad module parameter %s (networks=\"%s\")\n",
 		       err, lnet_networks);
+		return rc == -ENOMEM ? rc : -EINVAL;
+	}
+	if (lnet_ip2nets[0] && lnet_networks[0]) {
+		pr_err("refusing to load: networks= and ip2nets= are both set; give one of them\n");
+		return -EINVAL;
+	}
+	/* the syntax only: which rules apply depends on the addresses then */
+	rc = lnet_ip2nets_select(lnet_ip2nets, NULL, 0, NULL, 0);
+	if (rc < 0) {
+		pr_err("refusing to load: bad module parameter ip2nets=\"%s\" (rules are \"net[(iface[,iface...])] a.b.c.d [a.b.c.d...]; ...\", each octet *, n, n-m or [list])\n",
+		       lnet_ip2nets);
 		return rc == -ENOMEM ? rc : -EINVAL;
 	}
 	rc = lnet_parse_routes(lnet_routes, &routes, err, sizeof(err));

@@ -188,7 +188,8 @@ echo "ksocklnd.ko: $([ $have_sock = 1 ] && echo present || echo absent); eth0: $
 for bad in 'networks=foo0(eth0)' 'networks=tcp0(eth0' 'routes="o2ib1 192.0.2.300@tcp"' \
 	'routes="o2ib1 0 192.0.2.1@tcp"' 'forwarding=enabled' 'forwarding=maybe' \
 	'lnet_retry_count=-1' 'lnet_health_sensitivity=1001' 'lnet_response_tracking=x' \
-	'lnet_lnd_timeout=5'; do
+	'lnet_lnd_timeout=5' 'ip2nets="tcp(eth0 *.*.*.*"' 'ip2nets="tcp 10.1.2"' \
+	'ip2nets="tcp 10.1.2.[3-"' 'ip2nets="lo *.*.*.*"'; do
 	if insmod "$LNET_KO" "$bad" 2>/tmp/insmod.err; then
 		t_fail "insmod lnet $bad refused" "it loaded"
 		rmmod lnet
@@ -196,8 +197,18 @@ for bad in 'networks=foo0(eth0)' 'networks=tcp0(eth0' 'routes="o2ib1 192.0.2.300
 		t_ok "insmod lnet $bad refused"
 	fi
 done
+if insmod "$LNET_KO" "networks=tcp0(eth0)" 'ip2nets="tcp *.*.*.*"' 2>/tmp/insmod.err; then
+	t_fail "insmod lnet with networks= and ip2nets= refused" "it loaded"
+	rmmod lnet
+else
+	t_ok "insmod lnet with networks= and ip2nets= refused"
+fi
 dmesg | grep 'lnet:' | tail -n 12
 in_log() { dmesg | grep -qF -- "$1"; }
+t_check "networks= with ip2nets= explained in the log" in_log "networks= and ip2nets= are both set; give one of them"
+t_check "bad ip2nets= named in the log" in_log "bad module parameter ip2nets=\"tcp(eth0 *.*.*.*\""
+t_check "bad ip2nets= pattern named in the log" in_log "bad module parameter ip2nets=\"tcp 10.1.2\""
+t_check "lo in ip2nets= refused" in_log "bad module parameter ip2nets=\"lo *.*.*.*\""
 t_check "bad networks= named in the log" in_log "refusing to load: bad module parameter networks: unknown network 'foo0'"
 t_check "bad routes= named in the log" in_log "refusing to load: bad module parameter routes: bad gateway '192.0.2.300@tcp'"
 t_check "lnet_lnd_timeout= refused as derived" in_log "lnet_lnd_timeout is read-only: set transaction_timeout or retry_count"
@@ -232,6 +243,29 @@ if [ $have_tcp = 1 ]; then
 	t_retry "bring-up failure logged with the route" 60 in_log "cannot add the route to o2ib1 via 10.99.99.1@tcp5"
 	t_check "config_on_load failure logged" in_log "config_on_load: cannot bring LNet up"
 	lc_err "LNet stayed down: ENETDOWN" 100 net show
+	unload_all
+
+	# ip2nets=: the first rule that matches eth0's address brings tcp up
+	# on the interface it names; the second (no interface named) brings
+	# tcp1 up on the interface whose address matched; the third matches
+	# nothing and brings nothing up
+	t_insmod "load lnet ip2nets=<3 rules> config_on_load=1" "$LNET_KO" config_on_load=1 \
+		"ip2nets=\"tcp(eth0) ${me0%%.*}.*.*.[0-255]; tcp1 ${me0%.*}.*; o2ib 203.0.113.*\""
+	t_retry "config_on_load brought the ip2nets= networks up" 60 grep -q "@tcp1" /sys/kernel/debug/lnet/nis
+	lc_has "ip2nets= tcp NI" "nid: $me0@tcp" net show --net tcp
+	lc_has "ip2nets= tcp NI on the interface the rule names" "0: eth0" net show --net tcp
+	lc_has "ip2nets= tcp1 NI on the matching interface" "nid: $me0@tcp1" net show --net tcp1
+	lc_has "ip2nets= tcp1 interface named" "0: eth0" net show --net tcp1
+	t_check "ip2nets= rule that matches no address: no o2ib NI" \
+		sh -c "! grep -q o2ib /sys/kernel/debug/lnet/nis"
+	lc_ok "unconfigure" lnet unconfigure
+	unload_all
+
+	t_insmod "load lnet ip2nets=<no match> config_on_load=1" "$LNET_KO" config_on_load=1 \
+		'ip2nets="tcp 203.0.113.*"'
+	t_retry "ip2nets= without a match logged" 60 in_log "ip2nets=\"tcp 203.0.113.*\": no rule matches an IPv4 address of this node"
+	t_check "config_on_load failure names ip2nets=" in_log "config_on_load: cannot bring LNet up (ip2nets=\"tcp 203.0.113.*\"): -99"
+	lc_err "LNet stayed down without an ip2nets= match: ENETDOWN" 100 net show
 	unload_all
 
 	# a CPT list naming a partition that does not exist (the table is

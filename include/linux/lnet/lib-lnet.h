@@ -17,6 +17,7 @@
 
 /* module parameters (module.c) */
 extern char *lnet_networks;
+extern char *lnet_ip2nets;
 extern int lnet_credits;
 extern int lnet_peer_credits;
 extern unsigned int lnet_md_lock_slots;
