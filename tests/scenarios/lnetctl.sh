@@ -479,6 +479,36 @@ if [ $have_tcp = 1 ]; then
 	lc_ok "export again" export /tmp/export2.yaml
 	t_check "export, unconfigure, configure, import, export: identical" diff -u /tmp/export1.yaml /tmp/export2.yaml
 
+	# an ip2nets section (Lustre's YAML form): tcp3 on the interface
+	# whose address is in the range; a rule matching no address fails
+	# the import with nothing applied
+	cat >/tmp/ip2nets.yaml <<-EOF
+	ip2nets:
+	    - net-spec: tcp3
+	      ip-range:
+	          0: ${me0%.*}.*
+	      tunables:
+	          peer_credits: 12
+	EOF
+	lc_ok "import an ip2nets section" import /tmp/ip2nets.yaml
+	lc_has "ip2nets import: tcp3 NI" "nid: $me0@tcp3" net show --net tcp3
+	lc_has "ip2nets import: tcp3 on eth0" "0: eth0" net show --net tcp3
+	lc_has "ip2nets import: tunables applied" "peer_credits: 12" net show -v --net tcp3
+	lc_ok "net del tcp3" net del --net tcp3
+	cat >/tmp/ip2nets-bad.yaml <<-EOF
+	net:
+	    - net type: tcp4
+	      local NI(s):
+	        - interfaces: eth0
+	ip2nets:
+	    - net-spec: tcp5
+	      ip-range: 203.0.113.*
+	EOF
+	lc_err "import an ip2nets rule matching no address: ENODEV" 19 import /tmp/ip2nets-bad.yaml
+	t_check "the ip2nets failure says why" \
+		grep -q "ip2nets rule for tcp5: no interface that is up has an address in an ip-range" "$ERR"
+	lc_lacks "nothing of that file applied" "@tcp4" net show
+
 	lc_ok "route del" route del --net o2ib1 --gateway "$gw@tcp"
 	lc_lacks "route show: deleted" "net: o2ib1" route show
 	lc_err "route del again: ENOENT" 2 route del --net o2ib1 --gateway "$gw@tcp"

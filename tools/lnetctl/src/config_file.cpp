@@ -62,14 +62,20 @@ private:
 		return ErrorSite{ command_, entity, o_ };
 	}
 
-	void nets(const YAML::Node &seq);
+	// Each entry of the sequence section @section ("sequence of @what").
+	void entries(const YAML::Node &seq, std::string_view section,
+		     std::string_view what, void (Parser::*entry)(const YAML::Node &));
 	void net(const YAML::Node &item);
 	void local_ni(std::uint32_t net, const std::string &net_str,
 		      const YAML::Node &ni);
 	bool tunables(const ErrorSite &s, const YAML::Node &m, CommonTunables &t);
 	bool lnd_tunables(const ErrorSite &s, std::uint32_t net,
 			  const YAML::Node &m, LndTunables &lnd);
-	void routes(const YAML::Node &seq);
+	void ip2nets_rule(const YAML::Node &item);
+	bool string_list(const ErrorSite &s, const YAML::Node &node,
+			 std::string_view what, std::vector<std::string> &out);
+	bool cpts(const ErrorSite &s, const YAML::Node &node,
+		  std::vector<std::uint32_t> &out);
 	void route(const YAML::Node &item);
 	void globals(const YAML::Node &map);
 
@@ -85,7 +91,7 @@ void Parser::document(const YAML::Node &root)
 	}
 	if (!root.IsMap()) {
 		site("yaml").fail(EINVAL, "the file is not a YAML mapping of "
-					  "sections (net, route, global)");
+					  "sections (net, ip2nets, route, global)");
 		return;
 	}
 	for (const auto &section : root) {
@@ -93,9 +99,11 @@ void Parser::document(const YAML::Node &root)
 		const YAML::Node &value = section.second;
 
 		if (key == "net") {
-			nets(value);
+			entries(value, "net", "networks", &Parser::net);
+		} else if (key == "ip2nets") {
+			entries(value, "ip2nets", "rules", &Parser::ip2nets_rule);
 		} else if (key == "route") {
-			routes(value);
+			entries(value, "route", "routes", &Parser::route);
 		} else if (key == "global") {
 			globals(value);
 		} else if (std::find(unsupported_sections.begin(),
@@ -109,16 +117,19 @@ void Parser::document(const YAML::Node &root)
 	}
 }
 
-void Parser::nets(const YAML::Node &seq)
+void Parser::entries(const YAML::Node &seq, std::string_view section,
+		     std::string_view what, void (Parser::*entry)(const YAML::Node &))
 {
 	if (seq.IsNull())
 		return;
 	if (!seq.IsSequence()) {
-		site("net").fail(EINVAL, "'net' must be a sequence of networks");
+		site(section).fail(EINVAL, "'" + std::string(section) +
+						   "' must be a sequence of " +
+						   std::string(what));
 		return;
 	}
 	for (const auto &item : seq)
-		net(item);
+		(this->*entry)(item);
 }
 
 void Parser::net(const YAML::Node &item)
@@ -170,27 +181,12 @@ void Parser::local_ni(std::uint32_t net, const std::string &net_str,
 	base.net = net;
 	base.config.nid = nid_from_interface(net);
 
-	if (const YAML::Node node = ni["interfaces"]; node && !node.IsNull()) {
-		if (node.IsScalar()) {
-			interfaces.push_back(node.Scalar());
-		} else {
-			for (const auto &entry : node) {
-				const YAML::Node v = node.IsMap() ? entry.second :
-								    entry;
-				auto name = scalar(v);
-
-				if (!name) {
-					s.fail(EINVAL, "network " + net_str +
-						       ": bad 'interfaces' entry");
-					return;
-				}
-				interfaces.push_back(*name);
-			}
-		}
-		for (const auto &name : interfaces)
-			if (!check_interface(s, name))
-				return;
-	}
+	if (!string_list(s, ni["interfaces"], "network " + net_str + ": 'interfaces'",
+			 interfaces))
+		return;
+	for (const auto &name : interfaces)
+		if (!check_interface(s, name))
+			return;
 	if (interfaces.empty()) {
 		auto text = scalar(ni["nid"]);
 		std::optional<lnet_nid_t> nid;
@@ -214,23 +210,8 @@ void Parser::local_ni(std::uint32_t net, const std::string &net_str,
 	if (const YAML::Node node = ni["lnd tunables"];
 	    node && !lnd_tunables(s, net, node, base.config.lnd))
 		return;
-	if (const YAML::Node node = ni["CPT"]; node && !node.IsNull()) {
-		if (node.IsSequence()) {
-			for (const auto &c : node) {
-				auto v = integer(s, c, "CPT", 0, 65535);
-
-				if (!v)
-					return;
-				base.config.cpts.push_back(static_cast<std::uint32_t>(*v));
-			}
-		} else {
-			auto cpts = check_cpts(s, node.Scalar());
-
-			if (!cpts)
-				return;
-			base.config.cpts = *cpts;
-		}
-	}
+	if (!cpts(s, ni["CPT"], base.config.cpts))
+		return;
 	if (interfaces.empty()) {
 		plan.nis.push_back(base);
 		return;
@@ -239,6 +220,100 @@ void Parser::local_ni(std::uint32_t net, const std::string &net_str,
 		plan.nis.push_back(base);
 		plan.nis.back().config.interface = name;
 	}
+}
+
+// A scalar, a sequence or an indexed mapping ("0: eth0") of strings: the
+// shapes lnetctl export writes lists of interfaces and ranges in.
+bool Parser::string_list(const ErrorSite &s, const YAML::Node &node,
+			 std::string_view what, std::vector<std::string> &out)
+{
+	if (!node || node.IsNull())
+		return true;
+	if (node.IsScalar()) {
+		out.push_back(node.Scalar());
+		return true;
+	}
+	for (const auto &entry : node) {
+		auto text = scalar(node.IsMap() ? entry.second : entry);
+
+		if (!text) {
+			s.fail(EINVAL, std::string(what) + ": bad entry");
+			return false;
+		}
+		out.push_back(*text);
+	}
+	return true;
+}
+
+// A CPT list: a sequence of numbers or the "[0,1]" text form.
+bool Parser::cpts(const ErrorSite &s, const YAML::Node &node,
+		  std::vector<std::uint32_t> &out)
+{
+	if (!node || node.IsNull())
+		return true;
+	if (node.IsSequence()) {
+		for (const auto &c : node) {
+			auto v = integer(s, c, "CPT", 0, 65535);
+
+			if (!v)
+				return false;
+			out.push_back(static_cast<std::uint32_t>(*v));
+		}
+		return true;
+	}
+	auto list = check_cpts(s, node.Scalar());
+
+	if (list)
+		out = *list;
+	return list.has_value();
+}
+
+// - net-spec: tcp1
+//   interfaces: {0: eth0}
+//   ip-range: {0: 192.168.*.*}
+//   tunables, lnd tunables, CPT: as in a 'net' entry's local NI
+void Parser::ip2nets_rule(const YAML::Node &item)
+{
+	ErrorSite s = site("ip2nets");
+	std::optional<std::string> spec;
+	std::optional<std::uint32_t> net;
+	PlannedIp2nets rule;
+
+	if (!item.IsMap() || !(spec = scalar(item["net-spec"]))) {
+		s.fail(EINVAL, "an 'ip2nets' rule without 'net-spec'");
+		return;
+	}
+	if (!(net = check_net(s, *spec, false)))
+		return;
+	const std::string net_str = lnet::net_to_string(*net);
+
+	rule.net = *net;
+	rule.config.nid = nid_from_interface(*net);
+	if (!string_list(s, item["interfaces"], "ip2nets " + net_str + ": 'interfaces'",
+			 rule.interfaces) ||
+	    !string_list(s, item["ip-range"], "ip2nets " + net_str + ": 'ip-range'",
+			 rule.ip_ranges))
+		return;
+	for (const auto &name : rule.interfaces)
+		if (!check_interface(s, name))
+			return;
+	for (const auto &range : rule.ip_ranges) {
+		if (!lnet::ipv4_pattern_match(range, 0)) {
+			s.fail(EINVAL, "ip2nets " + net_str + ": bad ip-range '" +
+					       range + "' (a.b.c.d, each octet *, n, "
+					       "n-m or [list])");
+			return;
+		}
+	}
+	if (const YAML::Node node = item["tunables"];
+	    node && !tunables(s, node, rule.config.tunables))
+		return;
+	if (const YAML::Node node = item["lnd tunables"];
+	    node && !lnd_tunables(s, *net, node, rule.config.lnd))
+		return;
+	if (!cpts(s, item["CPT"], rule.config.cpts))
+		return;
+	plan.ip2nets.push_back(std::move(rule));
 }
 
 bool Parser::tunables(const ErrorSite &s, const YAML::Node &m, CommonTunables &t)
@@ -318,18 +393,6 @@ bool Parser::lnd_tunables(const ErrorSite &s, std::uint32_t net,
 	return true;	// no LND tunables for other LNDs
 }
 
-void Parser::routes(const YAML::Node &seq)
-{
-	if (seq.IsNull())
-		return;
-	if (!seq.IsSequence()) {
-		site("route").fail(EINVAL, "'route' must be a sequence of routes");
-		return;
-	}
-	for (const auto &item : seq)
-		route(item);
-}
-
 void Parser::route(const YAML::Node &item)
 {
 	ErrorSite s = site("route");
@@ -404,6 +467,68 @@ void Parser::globals(const YAML::Node &map)
 }
 
 }  // namespace
+
+Ip2netsChoice ip2nets_choose(const PlannedIp2nets &rule,
+			     std::span<const Ipv4Interface> ifs)
+{
+	Ip2netsChoice c;
+	auto in_range = [&](std::uint32_t addr) {
+		if (rule.ip_ranges.empty())
+			return true;
+		return std::any_of(rule.ip_ranges.begin(), rule.ip_ranges.end(),
+				   [&](const std::string &r) {
+					   return lnet::ipv4_pattern_match(r, addr) == true;
+				   });
+	};
+	auto chosen = [&](const std::string &name) {
+		return std::find(c.interfaces.begin(), c.interfaces.end(), name) !=
+		       c.interfaces.end();
+	};
+
+	if (!rule.interfaces.empty()) {
+		for (const auto &name : rule.interfaces) {
+			bool seen = false, up = false, match = false;
+
+			for (const auto &i : ifs) {
+				if (i.name != name)
+					continue;
+				seen = true;
+				up = up || i.up;
+				match = match || (i.up && in_range(i.addr));
+			}
+			if (!seen)
+				c.error = "no interface '" + name + "' with an IPv4 address";
+			else if (!up)
+				c.error = "interface '" + name + "' is not up";
+			else if (!match)
+				c.error = "interface '" + name + "' has no address in an ip-range";
+			if (!c.error.empty()) {
+				c.interfaces.clear();
+				return c;
+			}
+			if (!chosen(name))
+				c.interfaces.push_back(name);
+		}
+		return c;
+	}
+	for (const auto &i : ifs) {
+		if (!i.up || chosen(i.name))
+			continue;
+		if (rule.ip_ranges.empty()) {
+			if (i.name == "lo")
+				continue;
+			c.interfaces.push_back(i.name);
+			return c;	// the first one only
+		}
+		if (in_range(i.addr))
+			c.interfaces.push_back(i.name);
+	}
+	if (c.interfaces.empty())
+		c.error = rule.ip_ranges.empty() ?
+				  "no interface is up" :
+				  "no interface that is up has an address in an ip-range";
+	return c;
+}
 
 ConfigPlan parse_config(std::string_view text, std::string_view command,
 			Outcome &o)

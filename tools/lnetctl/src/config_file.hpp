@@ -6,6 +6,7 @@
 #define LNETCTL_CONFIG_FILE_HPP
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,16 +31,44 @@ struct PlannedGlobal {
 	std::int64_t value = 0;
 };
 
+// One entry of the ip2nets section: the NIs of @net on the interfaces
+// of this node that the rule chooses (ip2nets_choose()), each with
+// @config's tunables and CPTs.
+struct PlannedIp2nets {
+	std::uint32_t net = LNET_NET_ANY;
+	std::vector<std::string> interfaces;	// none: by address
+	std::vector<std::string> ip_ranges;	// well-formed patterns
+	NiConfig config;
+};
+
 struct ConfigPlan {
 	std::vector<PlannedNi> nis;		// lo left out
+	std::vector<PlannedIp2nets> ip2nets;
 	std::vector<RouteConfig> routes;
 	std::vector<PlannedGlobal> globals;
 	// Well-formed, non-empty sections this lnetctl does not configure
 	// (peer, udsp, routing, ...): reported, not applied.
 	std::vector<std::string> unsupported;
 
-	bool empty() const { return nis.empty() && routes.empty() && globals.empty(); }
+	bool empty() const
+	{
+		return nis.empty() && ip2nets.empty() && routes.empty() &&
+		       globals.empty();
+	}
 };
+
+// The interfaces of @ifs that @rule brings its network up on, as
+// Lustre's lnetctl chooses them: the named interfaces, each of which must
+// be up with an address in one of the ranges (if any); without names,
+// every interface that is up with an address in a range; with neither,
+// the first interface that is up (not lo). An error text if none or a
+// named one does not qualify.
+struct Ip2netsChoice {
+	std::vector<std::string> interfaces;
+	std::string error;
+};
+Ip2netsChoice ip2nets_choose(const PlannedIp2nets &rule,
+			     std::span<const Ipv4Interface> ifs);
 
 // Every malformed part of the document becomes an error item under
 // @command; the plan holds the items that were understood.

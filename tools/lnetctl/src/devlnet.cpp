@@ -5,11 +5,16 @@
 #include "parse.hpp"
 
 #include <cerrno>
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <ifaddrs.h>
+#include <net/if.h>
+#include <netinet/in.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <array>
+#include <memory>
 
 namespace lnetctl {
 namespace {
@@ -342,6 +347,30 @@ void DevLnet::write_param(std::string_view module, std::string_view name,
 		}
 		break;
 	}
+}
+
+std::vector<Ipv4Interface> DevLnet::ipv4_interfaces()
+{
+	struct ifaddrs *list = nullptr;
+	std::vector<Ipv4Interface> out;
+
+	if (::getifaddrs(&list) < 0) {
+		int err = errno;
+
+		throw KernelError(err, "cannot list this node's interfaces: " +
+					       errno_text(err), true);
+	}
+	std::unique_ptr<struct ifaddrs, decltype(&::freeifaddrs)> owner(list,
+									  ::freeifaddrs);
+	for (const struct ifaddrs *i = list; i; i = i->ifa_next) {
+		if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET)
+			continue;
+		const auto *sin = reinterpret_cast<const struct sockaddr_in *>(i->ifa_addr);
+
+		out.push_back({ i->ifa_name, ntohl(sin->sin_addr.s_addr),
+				(i->ifa_flags & IFF_UP) != 0 });
+	}
+	return out;
 }
 
 }  // namespace lnetctl

@@ -46,6 +46,7 @@ public:
 					      std::string_view name) override;
 	void write_param(std::string_view module, std::string_view name,
 			 std::string_view value) override;
+	std::vector<Ipv4Interface> ipv4_interfaces() override;
 
 private:
 	// Returns 0 or the errno of a failed ioctl; never throws for the

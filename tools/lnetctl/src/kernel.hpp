@@ -273,6 +273,15 @@ struct FaultInfo {
 	bool operator==(const FaultInfo &) const = default;
 };
 
+// One IPv4 address of one of this node's interfaces.
+struct Ipv4Interface {
+	std::string name;
+	std::uint32_t addr = 0;		// host order
+	bool up = false;
+
+	bool operator==(const Ipv4Interface &) const = default;
+};
+
 class Kernel {
 public:
 	virtual ~Kernel() = default;
@@ -323,6 +332,10 @@ public:
 						      std::string_view name) = 0;
 	virtual void write_param(std::string_view module, std::string_view name,
 				 std::string_view value) = 0;
+
+	// This node's interfaces with an IPv4 address, in the order the
+	// kernel lists them (one entry per address).
+	virtual std::vector<Ipv4Interface> ipv4_interfaces() = 0;
 };
 
 }  // namespace lnetctl

@@ -235,6 +235,60 @@ TEST(ConfigFile, BadNets)
 		     "              tos: 300\n", "net", EINVAL, "tos 300 is out of range");
 }
 
+// The ip2nets section as Lustre's lnetctl documents it.
+TEST(ConfigFile, Ip2netsRules)
+{
+	Parsed p = parse("ip2nets:\n"
+			 "    - net-spec: tcp1\n"
+			 "      interfaces:\n"
+			 "          0: eth0\n"
+			 "          1: eth1\n"
+			 "      ip-range:\n"
+			 "          0: 192.0.2.*\n"
+			 "          1: 198.51.100.[1-9]\n"
+			 "      tunables:\n"
+			 "          peer_credits: 16\n"
+			 "      lnd tunables:\n"
+			 "          conns_per_peer: 2\n"
+			 "      CPT: \"[0,1]\"\n"
+			 "    - net-spec: o2ib1\n"
+			 "      ip-range: 10.*.*.*\n"
+			 "    - net-spec: tcp\n");
+	ASSERT_TRUE(p.o.ok()) << p.o.errors.size();
+	ASSERT_EQ(p.plan.ip2nets.size(), 3U);
+	const PlannedIp2nets &r = p.plan.ip2nets[0];
+	EXPECT_EQ(r.net, tcp1);
+	EXPECT_EQ(r.interfaces, (std::vector<std::string>{ "eth0", "eth1" }));
+	EXPECT_EQ(r.ip_ranges, (std::vector<std::string>{ "192.0.2.*", "198.51.100.[1-9]" }));
+	EXPECT_EQ(r.config.tunables.peer_credits, 16);
+	EXPECT_EQ(std::get<SockTunables>(r.config.lnd).conns_per_peer, 2);
+	EXPECT_EQ(r.config.cpts, (std::vector<std::uint32_t>{ 0, 1 }));
+	EXPECT_EQ(r.config.nid, nid_from_interface(tcp1));
+	EXPECT_EQ(p.plan.ip2nets[1].net, o2ib1);
+	EXPECT_EQ(p.plan.ip2nets[1].ip_ranges, (std::vector<std::string>{ "10.*.*.*" }));
+	EXPECT_TRUE(p.plan.ip2nets[2].interfaces.empty());
+	EXPECT_TRUE(p.plan.ip2nets[2].ip_ranges.empty());
+	EXPECT_TRUE(p.plan.nis.empty());	// chosen at import, on the node
+}
+
+TEST(ConfigFile, BadIp2nets)
+{
+	expect_error("ip2nets: tcp\n", "ip2nets", EINVAL, "must be a sequence of rules");
+	expect_error("ip2nets:\n    - ip-range: 1.2.3.4\n", "ip2nets", EINVAL,
+		     "without 'net-spec'");
+	expect_error("ip2nets:\n    - net-spec: tcq\n", "ip2nets", EINVAL,
+		     "invalid network 'tcq'");
+	expect_error("ip2nets:\n    - net-spec: lo\n", "ip2nets", EINVAL, "lo");
+	expect_error("ip2nets:\n    - net-spec: tcp\n      ip-range:\n          0: 1.2.3\n",
+		     "ip2nets", EINVAL, "bad ip-range '1.2.3'");
+	expect_error("ip2nets:\n    - net-spec: tcp\n      ip-range: 1.2.3.[4-2]\n",
+		     "ip2nets", EINVAL, "bad ip-range '1.2.3.[4-2]'");
+	expect_error("ip2nets:\n    - net-spec: tcp\n      interfaces: [\"eth 0\"]\n",
+		     "ip2nets", EINVAL, "eth 0");
+	expect_error("ip2nets:\n    - net-spec: tcp\n      interfaces:\n          0: [a]\n",
+		     "ip2nets", EINVAL, "'interfaces': bad entry");
+}
+
 TEST(ConfigFile, BadRoutes)
 {
 	expect_error("route:\n    - net: o2ib1\n", "route", EINVAL,

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <cerrno>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,7 @@ public:
 		{ "eth1", 0x0A00000A },		// 10.0.0.10
 		{ "ib0", 0x0A0A0A01 },		// 10.10.10.1
 	};
+	std::set<std::string> down;		// interfaces reported down
 	bool configured = false;
 	bool configured_all = false;
 	bool configured_large = false;
@@ -313,6 +315,17 @@ public:
 					  true);
 		it->second = std::string(value);
 		calls.push_back("wrote " + key(module, name) + "=" + std::string(value));
+	}
+
+	// lo, then @interfaces (up unless in @down)
+	std::vector<Ipv4Interface> ipv4_interfaces() override
+	{
+		std::vector<Ipv4Interface> out = { { "lo", 0x7F000001, true } };
+
+		enter("ipv4_interfaces");
+		for (const auto &[name, addr] : interfaces)
+			out.push_back({ name, addr, !down.contains(name) });
+		return out;
 	}
 
 	static inline const std::map<std::string, std::string> default_lnet_params = {

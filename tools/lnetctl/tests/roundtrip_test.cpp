@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "cli.hpp"
+#include "config_file.hpp"
 #include "fake_kernel.hpp"
 
 namespace lnetctl {
@@ -194,6 +195,89 @@ TEST(RoundTrip, UnsupportedSectionsReportedRestApplied)
 	EXPECT_EQ(o.errors[0], (ErrorItem{ "add", "peer", EOPNOTSUPP,
 					   "section 'peer' is not supported by this "
 					   "lnetctl; it was not applied" }));
+}
+
+// What an ip2nets rule chooses on the fake node: lo 127.0.0.1, eth0
+// 192.168.1.10, eth1 10.0.0.10, ib0 10.10.10.1 (down here).
+TEST(Ip2nets, ChoosesAsLustreDoes)
+{
+	FakeKernel k;
+	k.down = { "ib0" };
+	const std::vector<Ipv4Interface> ifs = k.ipv4_interfaces();
+	auto choose = [&](std::vector<std::string> names, std::vector<std::string> ranges) {
+		PlannedIp2nets r;
+
+		r.net = LNET_MKNET(LNET_LND_SOCK, 0);
+		r.interfaces = std::move(names);
+		r.ip_ranges = std::move(ranges);
+		return ip2nets_choose(r, ifs);
+	};
+	using V = std::vector<std::string>;
+
+	// by address: every interface that is up with an address in a range
+	EXPECT_EQ(choose({}, { "192.168.1.*", "10.0.*.*" }).interfaces, (V{ "eth0", "eth1" }));
+	EXPECT_EQ(choose({}, { "*.*.*.10" }).interfaces, (V{ "eth0", "eth1" }));
+	EXPECT_EQ(choose({}, { "10.10.10.1" }).error,
+		  "no interface that is up has an address in an ip-range");
+	// neither names nor ranges: the first interface up, not lo
+	EXPECT_EQ(choose({}, {}).interfaces, (V{ "eth0" }));
+	// named: each must be up with an address in a range
+	EXPECT_EQ(choose({ "eth1" }, { "10.0.0.0-10" }).interfaces, (V{ "eth1" }));
+	EXPECT_EQ(choose({ "eth1", "eth0" }, {}).interfaces, (V{ "eth1", "eth0" }));
+	EXPECT_EQ(choose({ "eth0", "eth1" }, { "192.168.1.*" }).error,
+		  "interface 'eth1' has no address in an ip-range");
+	EXPECT_EQ(choose({ "ib0" }, {}).error, "interface 'ib0' is not up");
+	EXPECT_EQ(choose({ "ib9" }, {}).error, "no interface 'ib9' with an IPv4 address");
+	EXPECT_TRUE(choose({ "ib9" }, {}).interfaces.empty());
+}
+
+TEST(Ip2nets, ImportAddsTheChosenNis)
+{
+	FakeKernel k;
+	Outcome o = apply_config(k, "ip2nets:\n"
+				    "    - net-spec: tcp1\n"
+				    "      ip-range:\n"
+				    "          0: 192.168.1.*\n"
+				    "          1: 10.0.0.*\n"
+				    "      tunables:\n"
+				    "          peer_credits: 16\n",
+				 ImportMode::add);
+	ASSERT_TRUE(o.ok()) << yaml::render(render_errors(o.errors));
+	std::vector<std::string> ifs;
+	for (const auto &ni : k.nis) {
+		if (LNET_NIDNET(ni.config.nid) != LNET_MKNET(LNET_LND_SOCK, 1))
+			continue;
+		ifs.push_back(ni.config.interface);
+		EXPECT_EQ(ni.config.tunables.peer_credits, 16);
+	}
+	EXPECT_EQ(ifs, (std::vector<std::string>{ "eth0", "eth1" }));
+}
+
+TEST(Ip2nets, RuleThatChoosesNothingAppliesNothing)
+{
+	FakeKernel k;
+	Outcome o = apply_config(k, "net:\n"
+				    "    - net type: tcp\n"
+				    "      local NI(s):\n"
+				    "        - interfaces: eth0\n"
+				    "ip2nets:\n"
+				    "    - net-spec: o2ib\n"
+				    "      ip-range: 172.16.*.*\n",
+				 ImportMode::add);
+	EXPECT_EQ(o.exit_code(), 1);
+	ASSERT_EQ(o.errors.size(), 1U);
+	EXPECT_EQ(o.errors[0], (ErrorItem{ "add", "ip2nets", ENODEV,
+					   "ip2nets rule for o2ib: no interface that is up "
+					   "has an address in an ip-range" }));
+	EXPECT_EQ(k.calls, (std::vector<std::string>{ "ipv4_interfaces" }));
+}
+
+TEST(Ip2nets, DelLeavesIp2netsAlone)
+{
+	FakeKernel k;
+	Outcome o = apply_config(k, "ip2nets:\n    - net-spec: tcp\n", ImportMode::del);
+	EXPECT_TRUE(o.ok());
+	EXPECT_TRUE(k.calls.empty());
 }
 
 TEST(RoundTrip, ExportIsAllOrNothing)

@@ -218,6 +218,39 @@ Outcome apply_config(Kernel &k, std::string_view text, ImportMode mode)
 	// does not handle are reported after the rest is applied.
 	if (!o.ok())
 		return o;
+	// ip2nets rules become NIs on this node's interfaces now; one that
+	// chooses none fails the whole import, before anything is applied.
+	// Removing (--del) takes NIs by 'net', as Lustre's lnetctl does.
+	if (mode == ImportMode::add && !plan.ip2nets.empty()) {
+		std::vector<Ipv4Interface> ifs;
+
+		try {
+			ifs = k.ipv4_interfaces();
+		} catch (const KernelError &e) {
+			o.fail("add", "ip2nets", "cannot choose the ip2nets NIs", e);
+			return o;
+		}
+		for (const auto &rule : plan.ip2nets) {
+			const Ip2netsChoice c = ip2nets_choose(rule, ifs);
+
+			if (!c.error.empty()) {
+				o.fail("add", "ip2nets", ENODEV,
+				       "ip2nets rule for " + lnet::net_to_string(rule.net) +
+					       ": " + c.error);
+				continue;
+			}
+			for (const auto &name : c.interfaces) {
+				PlannedNi ni;
+
+				ni.net = rule.net;
+				ni.config = rule.config;
+				ni.config.interface = name;
+				plan.nis.push_back(std::move(ni));
+			}
+		}
+		if (!o.ok())
+			return o;
+	}
 	if (mode == ImportMode::add)
 		apply_add(k, plan, o);
 	else
