@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /sys/kernel/debug/lnet: stats (global counters), nis, peers, and the CPU
+ * /sys/kernel/debug/lnet: stats, nis and peers in the column formats of
+ * Lustre's files of those names (which monitoring scripts parse; writing
+ * to stats resets the counters), the same objects with this LNet's own
+ * fields as stats_detail, nis_detail and peers_detail, and the CPU
  * partition table.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -10,8 +13,112 @@
 #include <linux/lnet/cpt.h>
 #include <linux/lnet/lib-lnet.h>
 #include <linux/lnet/nidstr.h>
+#include <linux/lnet/wire.h>
 
+/*
+ * One line: msgs_alloc msgs_max errors send_count recv_count route_count
+ * drop_count send_length recv_length route_length drop_length (nothing is
+ * routed yet: the route fields are 0).
+ */
 static int lnet_stats_show(struct seq_file *m, void *v)
+{
+	struct lnet_counters sum;
+
+	lnet_counters_sum(&sum);
+	seq_printf(m, "%lld %lld %llu %llu %llu %u %llu %llu %llu %u %llu\n",
+		   percpu_counter_sum(&lnet_core.msg_count),
+		   READ_ONCE(lnet_core.msg_max), sum.errors,
+		   sum.send_count, sum.recv_count, 0, sum.drop_count,
+		   sum.send_length, sum.recv_length, 0, sum.drop_length);
+	return 0;
+}
+
+static int lnet_stats_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, lnet_stats_show, inode->i_private);
+}
+
+/* Any write resets the counters, as "lnetctl stats reset" does. */
+static ssize_t lnet_stats_write(struct file *file, const char __user *buf,
+				size_t count, loff_t *ppos)
+{
+	lnet_counters_reset();
+	return count;
+}
+
+static const struct file_operations lnet_stats_fops = {
+	.owner		= THIS_MODULE,
+	.open		= lnet_stats_open,
+	.read		= seq_read,
+	.write		= lnet_stats_write,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
+/*
+ * nid status alive refs peer rtr max tx min: one row per NI (one credit
+ * pool each). alive is -1 (known only to routers; 0 for lo), refs 0 (NI
+ * references are per-CPU and not summed), rtr 0 (no router buffers yet).
+ */
+static int lnet_nis_show(struct seq_file *m, void *v)
+{
+	char nid[LNET_NIDSTR_SIZE];
+	struct lnet_ni *ni;
+
+	seq_printf(m, "%-24s %6s %5s %4s %4s %4s %5s %5s %5s\n", "nid",
+		   "status", "alive", "refs", "peer", "rtr", "max", "tx", "min");
+	rcu_read_lock();
+	list_for_each_entry_rcu(ni, &lnet_core.nis, list) {
+		bool lo = ni == lnet_core.lo_ni;
+		int credits, min_credits;
+
+		spin_lock_bh(&lnet_core.net_lock);
+		credits = ni->tx_credits;
+		min_credits = ni->min_tx_credits;
+		spin_unlock_bh(&lnet_core.net_lock);
+		seq_printf(m, "%-24s %6s %5d %4d %4d %4d %5d %5d %5d\n",
+			   lnet_nid2str(ni->nid, nid, sizeof(nid)),
+			   lo || ni->state == LNET_NI_STATE_UP ? "up" : "down",
+			   lo ? 0 : -1, 0, ni->peer_tx_credits, 0,
+			   ni->max_tx_credits, credits, min_credits);
+	}
+	rcu_read_unlock();
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(lnet_nis);
+
+/*
+ * nid refs state last max rtr min tx min queue: state NA and last -1
+ * (aliveness is known only to routers), rtr and its min 0 (no router
+ * buffers yet), queue the bytes waiting for a credit (headers included).
+ */
+static int lnet_peers_show(struct seq_file *m, void *v)
+{
+	char nid[LNET_NIDSTR_SIZE];
+	struct lnet_peer *peer;
+	struct lnet_msg *msg;
+	unsigned long queued;
+
+	seq_printf(m, "%-24s %4s %5s %5s %5s %5s %5s %5s %5s %s\n", "nid",
+		   "refs", "state", "last", "max", "rtr", "min", "tx", "min",
+		   "queue");
+	spin_lock_bh(&lnet_core.net_lock);
+	list_for_each_entry(peer, &lnet_core.peer_list, list) {
+		queued = 0;
+		list_for_each_entry(msg, &peer->tx_queue, list)
+			queued += LNET_HDR_NID4_SIZE + msg->len;
+		seq_printf(m, "%-24s %4u %5s %5d %5d %5d %5d %5d %5d %lu\n",
+			   lnet_nid2str(peer->nid, nid, sizeof(nid)),
+			   kref_read(&peer->kref), "NA", -1,
+			   peer->max_tx_credits, 0, 0, peer->tx_credits,
+			   peer->min_tx_credits, queued);
+	}
+	spin_unlock_bh(&lnet_core.net_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(lnet_peers);
+
+static int lnet_stats_detail_show(struct seq_file *m, void *v)
 {
 	struct lnet_counters sum;
 
@@ -31,9 +138,9 @@ static int lnet_stats_show(struct seq_file *m, void *v)
 		   sum.response_timeout_count);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(lnet_stats);
+DEFINE_SHOW_ATTRIBUTE(lnet_stats_detail);
 
-static int lnet_nis_show(struct seq_file *m, void *v)
+static int lnet_nis_detail_show(struct seq_file *m, void *v)
 {
 	char nid[LNET_NIDSTR_SIZE];
 	struct lnet_ni_stats st;
@@ -60,9 +167,9 @@ static int lnet_nis_show(struct seq_file *m, void *v)
 	rcu_read_unlock();
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(lnet_nis);
+DEFINE_SHOW_ATTRIBUTE(lnet_nis_detail);
 
-static int lnet_peers_show(struct seq_file *m, void *v)
+static int lnet_peers_detail_show(struct seq_file *m, void *v)
 {
 	char nid[LNET_NIDSTR_SIZE], ni[LNET_NIDSTR_SIZE];
 	struct lnet_peer *peer;
@@ -79,16 +186,22 @@ static int lnet_peers_show(struct seq_file *m, void *v)
 	spin_unlock_bh(&lnet_core.net_lock);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(lnet_peers);
+DEFINE_SHOW_ATTRIBUTE(lnet_peers_detail);
 
 void lnet_debugfs_init(void)
 {
 	struct dentry *dir = debugfs_create_dir("lnet", NULL);
 
 	lnet_core.debugfs = dir;
-	debugfs_create_file("stats", 0444, dir, NULL, &lnet_stats_fops);
+	debugfs_create_file("stats", 0644, dir, NULL, &lnet_stats_fops);
 	debugfs_create_file("nis", 0444, dir, NULL, &lnet_nis_fops);
 	debugfs_create_file("peers", 0444, dir, NULL, &lnet_peers_fops);
+	debugfs_create_file("stats_detail", 0444, dir, NULL,
+			    &lnet_stats_detail_fops);
+	debugfs_create_file("nis_detail", 0444, dir, NULL,
+			    &lnet_nis_detail_fops);
+	debugfs_create_file("peers_detail", 0444, dir, NULL,
+			    &lnet_peers_detail_fops);
 	lnet_cpt_debugfs_init(dir);
 }
 

@@ -459,6 +459,29 @@ if [ $have_tcp = 1 ]; then
 	lc_err "net add with a missing interface: ENODEV (socklnd)" 19 net add --net tcp1 --if nosuch0
 	lc_err "net add --conns-per-peer (not applicable): EOPNOTSUPP" 95 net add --net tcp2 --if eth0 --conns-per-peer 4
 	lc_has "ping own tcp NID" "primary nid: $me0@tcp" ping "$me0@tcp"
+
+	# debugfs stats, nis and peers in Lustre's column formats
+	D=/sys/kernel/debug/lnet
+	cat $D/stats $D/nis $D/peers
+	# shellcheck disable=SC2016 # awk's fields, not the shell's
+	t_check "debugfs stats: one line of 11 numbers" \
+		awk 'NR > 1 || NF != 11 { exit 1 } { for (i = 1; i <= NF; i++) if ($i !~ /^[0-9]+$/) exit 1 }' $D/stats
+	sends=$(awk '{ print $4 }' $D/stats)
+	t_check "debugfs stats: send_count counts the pings ($sends)" test "$sends" -ge 1
+	echo 0 >$D/stats
+	t_check "debugfs stats: a write resets the counters" test "$(awk '{ print $4 }' $D/stats)" -lt "$sends"
+	t_check "debugfs nis: Lustre's header" test "$(head -n1 $D/nis)" = \
+		"$(printf '%-24s %6s %5s %4s %4s %4s %5s %5s %5s' nid status alive refs peer rtr max tx min)"
+	# shellcheck disable=SC2016 # awk's fields, not the shell's
+	t_check "debugfs nis: tcp0 up with its configured credits" \
+		awk -v n="$me0@tcp" '$1 == n && $2 == "up" && $5 == 16 && $7 == 300 { f = 1 } END { exit !f }' $D/nis
+	# shellcheck disable=SC2016 # awk's fields, not the shell's
+	t_check "debugfs nis: lo alive 0" awk '$1 == "0@lo" && $3 == 0 { f = 1 } END { exit !f }' $D/nis
+	t_check "debugfs peers: Lustre's header" test "$(head -n1 $D/peers)" = \
+		"$(printf '%-24s %4s %5s %5s %5s %5s %5s %5s %5s %s' nid refs state last max rtr min tx min queue)"
+	t_check "debugfs peers: 10 fields a row" awk 'NR > 1 && NF != 10 { exit 1 }' $D/peers
+	t_check "debugfs stats_detail: named counters" grep -q '^send_count: ' $D/stats_detail
+	t_check "debugfs nis_detail: tcp0 on eth0" grep -q "^$me0@tcp up eth0 " $D/nis_detail
 	lc_ok "route add via $gw@tcp" route add --net o2ib1 --gateway "$gw@tcp" --hop 2 --priority 1
 	lc_has "route show: gateway" "gateway: $gw@tcp" route show
 	lc_has "route show -v: hop" "hop: 2" route show -v
@@ -590,6 +613,11 @@ if [ $have_tcp = 1 ] && [ "$GUEST_COUNT" -ge 2 ]; then
 	lc_has "ping lists guest 1's NID" "nid: $p0@tcp" ping "$p0@tcp"
 	lc_has "peer show lists guest 1" "primary nid: $p0@tcp" peer show
 	lc_has "peer show -v credits" "max_ni_tx_credits:" peer show -v
+	cat /sys/kernel/debug/lnet/peers
+	# shellcheck disable=SC2016 # awk's fields, not the shell's
+	t_check "debugfs peers: guest 1 with its credits, nothing queued" \
+		awk -v n="$p0@tcp" '$1 == n && NF == 10 && $3 == "NA" && $5 >= 1 && $8 <= $5 && $10 == 0 { f = 1 } END { exit !f }' \
+		/sys/kernel/debug/lnet/peers
 	if [ -n "$p1" ]; then
 		# pings on tcp0 while tcp1 comes and goes: none may fail
 		(

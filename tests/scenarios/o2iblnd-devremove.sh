@@ -46,7 +46,7 @@ if [ "$GUEST_INDEX" != 0 ]; then
 		bash -c "dmesg | grep -q 'ko2iblnd: eth0: RDMA device gone'"
 	t_check "rxe0 gone" bash -c "! rdma link show rxe0/1"
 	t_check "the LNet NI stays up" \
-		grep -q '@o2ib up' /sys/kernel/debug/lnet/nis
+		grep -q '@o2ib up' /sys/kernel/debug/lnet/nis_detail
 	t_retry "g1's stream ended" 120 grep -qx 0 $P/client_running
 	echo 0 >$K/test_send_delay_ms
 	cat $STATS
