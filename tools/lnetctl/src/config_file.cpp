@@ -21,8 +21,8 @@ constexpr std::int64_t uint32_max = std::numeric_limits<std::uint32_t>::max();
 constexpr std::int64_t uint16_max = std::numeric_limits<std::uint16_t>::max();
 
 // Sections of an lnetctl export that this lnetctl does not configure.
-constexpr std::array<std::string_view, 7> unsupported_sections = {
-	"peer", "udsp", "routing", "buffers", "numa", "discovery", "peer list",
+constexpr std::array<std::string_view, 6> unsupported_sections = {
+	"peer", "udsp", "buffers", "numa", "discovery", "peer list",
 };
 
 // The text of a scalar node; nullopt for a missing key or a collection.
@@ -78,6 +78,7 @@ private:
 		  std::vector<std::uint32_t> &out);
 	void route(const YAML::Node &item);
 	void globals(const YAML::Node &map);
+	void routing(const YAML::Node &map);
 
 	std::string_view command_;
 	Outcome &o_;
@@ -106,6 +107,8 @@ void Parser::document(const YAML::Node &root)
 			entries(value, "route", "routes", &Parser::route);
 		} else if (key == "global") {
 			globals(value);
+		} else if (key == "routing") {
+			routing(value);
 		} else if (std::find(unsupported_sections.begin(),
 				     unsupported_sections.end(),
 				     key) != unsupported_sections.end()) {
@@ -528,6 +531,26 @@ Ip2netsChoice ip2nets_choose(const PlannedIp2nets &rule,
 				  "no interface is up" :
 				  "no interface that is up has an address in an ip-range";
 	return c;
+}
+
+// routing: {enable: 0|1}. This LNet never forwards: 0 is what it does
+// anyway, 1 is reported as not supported (after the rest is applied).
+void Parser::routing(const YAML::Node &map)
+{
+	ErrorSite s = site("routing");
+
+	if (map.IsNull())
+		return;
+	if (!map.IsMap()) {
+		s.fail(EINVAL, "'routing' must be a mapping");
+		return;
+	}
+	if (!map["enable"])
+		return;
+	auto enable = integer(s, map["enable"], "enable", 0, 1);
+
+	if (enable && *enable)
+		plan.unsupported.push_back("routing");
 }
 
 ConfigPlan parse_config(std::string_view text, std::string_view command,

@@ -212,6 +212,16 @@ TEST(ConfigFile, UnsupportedSectionsAreListed)
 	EXPECT_EQ(p.plan.routes.size(), 1U);
 }
 
+// A node that does not route (what this LNet is) imports as such.
+TEST(ConfigFile, RoutingDisabledIsWhatWeAre)
+{
+	Parsed p = parse("routing:\n    enable: 0\n");
+	EXPECT_TRUE(p.o.ok());
+	EXPECT_TRUE(p.plan.unsupported.empty());
+	expect_error("routing:\n    enable: 2\n", "routing", EINVAL, "enable");
+	expect_error("routing: 1\n", "routing", EINVAL, "must be a mapping");
+}
+
 TEST(ConfigFile, BadNets)
 {
 	expect_error("net: tcp\n", "net", EINVAL, "must be a sequence");
