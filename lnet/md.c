@@ -844,10 +844,14 @@ static void lnet_rsp_expire(struct work_struct *work)
 				n++;
 			}
 			spin_unlock_bh(&slot->lock);
-			if (deliver)
-				lnet_md_slot_deliver(slot);
+			/*
+			 * Health first: whoever the events wake (a ping's
+			 * caller) must find the peer already charged.
+			 */
 			for (j = 0; j < n; j++)
 				lnet_peer_response_timeout(blamed[j]);
+			if (deliver)
+				lnet_md_slot_deliver(slot);
 			cond_resched();
 		} while (n == LNET_RSP_EXPIRE_BATCH);
 		more |= READ_ONCE(slot->ntracked) > 0;
