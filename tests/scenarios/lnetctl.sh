@@ -25,6 +25,7 @@
 . "$LNET_TOP/scripts/guest/lib.sh"
 
 LNETCTL=$LNET_TOP/build/tools/lnetctl/lnetctl
+LCTL=$LNET_TOP/build/tools/lctl/lctl
 FUZZ=$LNET_TOP/build/tools/ioctlfuzz/lnet-ioctlfuzz
 LNET_KO=$LNET_MODDIR/lnet/lnet.ko
 SOCK_KO=$LNET_MODDIR/klnds/socklnd/ksocklnd.ko
@@ -460,6 +461,13 @@ if [ $have_tcp = 1 ]; then
 	lc_err "net add --conns-per-peer (not applicable): EOPNOTSUPP" 95 net add --net tcp2 --if eth0 --conns-per-peer 4
 	lc_has "ping own tcp NID" "primary nid: $me0@tcp" ping "$me0@tcp"
 
+	# lctl's network verbs, with Lustre's output
+	t_check "lctl list_nids: the tcp NID only" test "$("$LCTL" list_nids)" = "$me0@tcp"
+	t_check "lctl list_nids all: 0@lo first" test "$("$LCTL" list_nids all | head -n1)" = "0@lo"
+	t_check "lctl ping own NID: its ids" sh -c "'$LCTL' ping '$me0@tcp' 5 | grep -qx '12345-$me0@tcp'"
+	t_check "lctl ping a bad id: usage error" sh -c "'$LCTL' ping '$me0@tcq'; test \$? = 2"
+	t_check "lctl network up when up: LNET configured" test "$("$LCTL" network up)" = "LNET configured"
+
 	# debugfs stats, nis and peers in Lustre's column formats
 	D=/sys/kernel/debug/lnet
 	cat $D/stats $D/nis $D/peers
@@ -487,6 +495,8 @@ if [ $have_tcp = 1 ]; then
 	lc_has "route show -v: hop" "hop: 2" route show -v
 	lc_has "route show -v: multi-hop" "type: multi-hop" route show -v
 	lc_has "route show -v: up (gateway's net is local; not probed)" "state: up" route show -v
+	t_check "lctl route_list: Lustre's columns" \
+		sh -c "'$LCTL' route_list | tr -s ' ' | grep -qxF 'net o2ib1 hops 2 gw $gw@tcp up pri 1'"
 	lc_err "route add twice: EEXIST" 17 route add --net o2ib1 --gateway "$gw@tcp"
 	lc_err "route add to a local net: EINVAL" 22 route add --net tcp0 --gateway 10.99.99.1@tcp9
 	lc_ok "route add a second one" route add --net o2ib2 --gateway "$gw@tcp"

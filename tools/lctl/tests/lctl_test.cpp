@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-2.0
+// lctl's network verbs against the fake kernel: Lustre's output lines,
+// errors and exit statuses.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "fake_kernel.hpp"
+#include "lctl.hpp"
+
+namespace lctl {
+namespace {
+
+using lnetctl::test::FakeKernel;
+
+struct Result {
+	int rc;
+	std::string out, err;
+};
+
+Result lctl(FakeKernel &k, std::vector<std::string> args)
+{
+	std::ostringstream out, err;
+	int rc = run(args, k, out, err);
+
+	return { rc, out.str(), err.str() };
+}
+
+// A configured node: tcp on eth0 (192.168.1.10).
+FakeKernel node()
+{
+	FakeKernel k;
+	lnetctl::NiConfig tcp;
+
+	k.configure(false, false);
+	tcp.nid = lnetctl::nid_from_interface(LNET_MKNET(LNET_LND_SOCK, 0));
+	tcp.interface = "eth0";
+	k.add_ni(tcp);
+	k.calls.clear();
+	return k;
+}
+
+TEST(Lctl, NetworkUpAndDown)
+{
+	FakeKernel k;
+	Result r = lctl(k, { "network", "up" });
+
+	EXPECT_EQ(r.rc, 0);
+	EXPECT_EQ(r.out, "LNET configured\n");
+	EXPECT_TRUE(k.configured_all);	// the module parameters' networks
+	r = lctl(k, { "network", "configure" });
+	EXPECT_EQ(r.rc, 0);
+	r = lctl(k, { "network", "down" });
+	EXPECT_EQ(r.rc, 0);
+	EXPECT_EQ(r.out, "LNET ready to unload\n");
+	EXPECT_FALSE(k.configured);
+	EXPECT_EQ(lctl(k, { "network", "sideways" }).rc, 2);
+}
+
+TEST(Lctl, NetworkDownWhileBusy)
+{
+	FakeKernel k = node();
+	k.fail["unconfigure"] = EBUSY;
+	Result r = lctl(k, { "network", "unconfigure" });
+
+	EXPECT_EQ(r.rc, 1);
+	EXPECT_EQ(r.err, "LNET busy\n");
+	EXPECT_TRUE(r.out.empty());
+}
+
+TEST(Lctl, ListNids)
+{
+	FakeKernel k = node();
+
+	EXPECT_EQ(lctl(k, { "list_nids" }).out, "192.168.1.10@tcp\n");
+	EXPECT_EQ(lctl(k, { "list_nids", "all" }).out, "0@lo\n192.168.1.10@tcp\n");
+	EXPECT_EQ(lctl(k, { "list_nids", "some" }).rc, 2);
+
+	FakeKernel down;
+	down.fail["get_nis"] = ENETDOWN;
+	Result r = lctl(down, { "list_nids" });
+	EXPECT_EQ(r.rc, 1);
+	EXPECT_NE(r.err.find("lctl list_nids: cannot list the local NIs"), std::string::npos);
+}
+
+TEST(Lctl, Ping)
+{
+	FakeKernel k = node();
+	const lnet_nid_t peer = 0x000200000A00000BULL;	// 10.0.0.11@tcp
+	lnetctl::PingReply reply;
+
+	reply.ids = { { LNET_NID_LO_0, 12345 }, { peer, 12345 } };
+	k.ping_replies[peer] = reply;
+	Result r = lctl(k, { "ping", "10.0.0.11@tcp" });
+	EXPECT_EQ(r.rc, 0);
+	EXPECT_EQ(r.out, "12345-0@lo\n12345-10.0.0.11@tcp\n");
+	ASSERT_EQ(k.pings.size(), 1U);
+	EXPECT_EQ(k.pings[0].timeout_ms, 1000);	// Lustre's default: 1 s
+	EXPECT_EQ(k.pings[0].target.pid, LNET_PID_ANY);
+
+	r = lctl(k, { "ping", "12345-10.0.0.11@tcp", "30" });
+	EXPECT_EQ(r.rc, 0);
+	EXPECT_EQ(k.pings[1].timeout_ms, 30000);
+	EXPECT_EQ(k.pings[1].target.pid, 12345U);
+
+	r = lctl(k, { "ping", "10.0.0.99@tcp" });
+	EXPECT_EQ(r.rc, 1);
+	EXPECT_EQ(r.err, "failed to ping 10.0.0.99@tcp: Connection timed out\n");
+
+	EXPECT_EQ(lctl(k, { "ping", "10.0.0.11@tcq" }).rc, 2);
+	EXPECT_EQ(lctl(k, { "ping", "10.0.0.11@tcp", "121" }).rc, 2);
+	EXPECT_EQ(lctl(k, { "ping" }).rc, 2);
+}
+
+TEST(Lctl, RouteList)
+{
+	FakeKernel k = node();
+	lnetctl::RouteConfig r;
+
+	r.net = LNET_MKNET(LNET_LND_O2IB, 1);
+	r.gateway = 0x0002000001020304ULL;	// 1.2.3.4@tcp
+	r.hop = 2;
+	r.priority = 3;
+	k.add_route(r);
+	k.routes[0].alive = true;
+	Result res = lctl(k, { "route_list" });
+	EXPECT_EQ(res.rc, 0);
+	// "net %18s hops %d gw %32s %s pri %u"
+	EXPECT_EQ(res.out, "net " + std::string(18 - 5, ' ') + "o2ib1 hops 2 gw " +
+				   std::string(32 - 11, ' ') + "1.2.3.4@tcp up pri 3\n");
+}
+
+TEST(Lctl, NoCommandIsAUsageError)
+{
+	FakeKernel k;
+
+	EXPECT_EQ(lctl(k, {}).rc, 2);
+	EXPECT_EQ(lctl(k, { "frobnicate" }).rc, 2);
+	EXPECT_TRUE(k.calls.empty());
+}
+
+}  // namespace
+}  // namespace lctl
