@@ -7,6 +7,8 @@
  * Locking (Documentation/locking.md has the full story):
  *
  *   lnet_core.api_mutex	LNetNIInit/Fini, adding and removing NIs
+ *     RTNL			interface lookups while networks come up
+ *				(ip2nets=, LND startup); never the reverse
  *     portal->lock		one per portal: its MEs, match hash, ME
  *				handles, lazy queue; attach/detach/match
  *       md_slot->lock		one per MD lock slot: the slot's MD handles
