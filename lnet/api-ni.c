@@ -299,6 +299,7 @@ static int lnet_ni_start(struct lnet_ni *ni)
 static void lnet_ni_stop(struct lnet_ni *ni)
 {
 	struct lnet_msg *msg, *tmp;
+	LIST_HEAD(rtr_queued);
 	LIST_HEAD(queued);
 
 	lockdep_assert_held(&lnet_core.api_mutex);
@@ -307,8 +308,9 @@ static void lnet_ni_stop(struct lnet_ni *ni)
 	list_del_rcu(&ni->list);
 	lnet_core.nni--;
 	list_splice_init(&ni->tx_queue, &queued);
-	lnet_peers_del_ni(ni, &queued);
+	lnet_peers_del_ni(ni, &queued, &rtr_queued);
 	spin_unlock_bh(&lnet_core.net_lock);
+	lnet_router_ni_stop(ni, &rtr_queued);
 	lnet_recovery_ni_stop(ni);
 	smp_mb();	/* the state, before lnd_calls is read */
 	synchronize_rcu();
@@ -539,12 +541,13 @@ static void lnet_shutdown(void)
 	lockdep_assert_held(&lnet_core.api_mutex);
 	WRITE_ONCE(lnet_core.state, LNET_STATE_STOPPING);
 	lnet_recovery_stop();
+	lnet_routes_clear();
 
 	/* newest first; the loopback NI, which carries local traffic, last */
 	list_for_each_entry_safe_reverse(ni, tmp, &lnet_core.nis, list)
 		if (ni != lnet_core.lo_ni)
 			lnet_ni_stop(ni);
-	lnet_routes_clear();
+	lnet_routes_fini();
 	/* no REPLY can still be reading the ping info on a network now */
 	lnet_ping_target_fini();
 	if (lnet_core.lo_ni)
@@ -555,6 +558,7 @@ static void lnet_shutdown(void)
 
 	/* every message held an NI reference, and they are all gone */
 	WARN_ON(percpu_counter_sum(&lnet_core.msg_count));
+	lnet_router_stop();
 	lnet_md_rsp_stop();
 	lnet_md_slots_quiesce();
 	nme = lnet_ptl_cleanup();
@@ -687,11 +691,17 @@ static int lnet_startup(lnet_pid_t pid, bool mod_config)
 	}
 	lnet_core.lo_ni = ni;
 
+	rc = lnet_routes_start();
+	if (rc)
+		goto fail;
 	if (mod_config) {
 		rc = lnet_mod_config_apply(false);
 		if (rc)
 			goto fail;
 	}
+	rc = lnet_router_start();
+	if (rc)
+		goto fail;
 
 	rc = lnet_ping_target_init();
 	if (rc)
@@ -869,8 +879,11 @@ EXPORT_SYMBOL_GPL(LNetGetId);
  * @srcnid: if not NULL, the local NID used to reach it
  * @order: if not NULL, that NI's LNetGetId() index
  *
- * Return: 0 for a local NID, 1 for a directly reachable one,
- * -EHOSTUNREACH (no routes yet), or -ENETDOWN.
+ * Return: 0 for a local NID, 1 for a directly reachable one, hops + 1 for
+ * one reached through gateways (the fewest hops of the routes to its
+ * network, an unspecified count being 1; @srcnid and @order then name the
+ * first NI, as no NI is chosen before a gateway is), -EHOSTUNREACH, or
+ * -ENETDOWN.
  */
 int LNetDist(lnet_nid_t nid, lnet_nid_t *srcnid, u32 *order)
 {
@@ -897,6 +910,11 @@ int LNetDist(lnet_nid_t nid, lnet_nid_t *srcnid, u32 *order)
 			rc = 1;
 		}
 		i++;
+	}
+	if (!best) {
+		i = lnet_route_hops_rcu(LNET_NIDNET(nid));
+		if (i)
+			rc = i + 1;
 	}
 	if (best) {
 		if (srcnid)

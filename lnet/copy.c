@@ -30,8 +30,10 @@ void lnet_md_iter(const struct lnet_libmd *md, unsigned int dir,
 void lnet_msg_iter(const struct lnet_msg *msg, unsigned int dir,
 		   struct iov_iter *iter)
 {
-	if (msg->md && msg->len)
-		lnet_md_iter(msg->md, dir, msg->offset, msg->len, iter);
+	const struct lnet_libmd *md = lnet_msg_payload_md(msg);
+
+	if (md && msg->len)
+		lnet_md_iter(md, dir, msg->offset, msg->len, iter);
 	else
 		iov_iter_kvec(iter, dir, NULL, 0, 0);
 }
@@ -62,7 +64,7 @@ EXPORT_SYMBOL_GPL(lnet_msg_sink_iter);
 static size_t lnet_msg_copy_pages(const struct lnet_msg *msg, unsigned int len,
 				  struct iov_iter *i, bool to_iter)
 {
-	const struct lnet_libmd *md = msg->md;
+	const struct lnet_libmd *md = lnet_msg_payload_md(msg);
 	unsigned int skip = msg->offset, v;
 	size_t done = 0;
 
@@ -112,12 +114,13 @@ static size_t lnet_msg_copy_pages(const struct lnet_msg *msg, unsigned int len,
 size_t lnet_msg_copy_to_iter(const struct lnet_msg *msg, unsigned int len,
 			     struct iov_iter *to)
 {
-	if (!msg->md)
+	const struct lnet_libmd *md = lnet_msg_payload_md(msg);
+
+	if (!md)
 		return 0;
 	len = min(len, msg->len);
-	if (!msg->md->niov)
-		return copy_to_iter(msg->md->kvec.iov_base + msg->offset, len,
-				    to);
+	if (!md->niov)
+		return copy_to_iter(md->kvec.iov_base + msg->offset, len, to);
 	return lnet_msg_copy_pages(msg, len, to, true);
 }
 EXPORT_SYMBOL_GPL(lnet_msg_copy_to_iter);
@@ -133,12 +136,14 @@ EXPORT_SYMBOL_GPL(lnet_msg_copy_to_iter);
 size_t lnet_msg_copy_from_iter(struct lnet_msg *msg, unsigned int len,
 			       struct iov_iter *from)
 {
-	if (!msg->md)
+	const struct lnet_libmd *md = lnet_msg_payload_md(msg);
+
+	if (!md)
 		return 0;
 	len = min(len, msg->len);
-	if (!msg->md->niov)
-		return copy_from_iter(msg->md->kvec.iov_base + msg->offset,
-				      len, from);
+	if (!md->niov)
+		return copy_from_iter(md->kvec.iov_base + msg->offset, len,
+				      from);
 	return lnet_msg_copy_pages(msg, len, from, false);
 }
 EXPORT_SYMBOL_GPL(lnet_msg_copy_from_iter);

@@ -17,19 +17,19 @@
 
 /*
  * One line: msgs_alloc msgs_max errors send_count recv_count route_count
- * drop_count send_length recv_length route_length drop_length (nothing is
- * routed yet: the route fields are 0).
+ * drop_count send_length recv_length route_length drop_length.
  */
 static int lnet_stats_show(struct seq_file *m, void *v)
 {
 	struct lnet_counters sum;
 
 	lnet_counters_sum(&sum);
-	seq_printf(m, "%lld %lld %llu %llu %llu %u %llu %llu %llu %u %llu\n",
+	seq_printf(m, "%lld %lld %llu %llu %llu %llu %llu %llu %llu %llu %llu\n",
 		   percpu_counter_sum(&lnet_core.msg_count),
 		   READ_ONCE(lnet_core.msg_max), sum.errors,
-		   sum.send_count, sum.recv_count, 0, sum.drop_count,
-		   sum.send_length, sum.recv_length, 0, sum.drop_length);
+		   sum.send_count, sum.recv_count, sum.route_count,
+		   sum.drop_count, sum.send_length, sum.recv_length,
+		   sum.route_length, sum.drop_length);
 	return 0;
 }
 
@@ -58,7 +58,8 @@ static const struct file_operations lnet_stats_fops = {
 /*
  * nid status alive refs peer rtr max tx min: one row per NI (one credit
  * pool each). alive is -1 (known only to routers; 0 for lo), refs 0 (NI
- * references are per-CPU and not summed), rtr 0 (no router buffers yet).
+ * references are per-CPU and not summed), rtr the router credits a peer
+ * of the NI starts with.
  */
 static int lnet_nis_show(struct seq_file *m, void *v)
 {
@@ -79,7 +80,8 @@ static int lnet_nis_show(struct seq_file *m, void *v)
 		seq_printf(m, "%-24s %6s %5d %4d %4d %4d %5d %5d %5d\n",
 			   lnet_nid2str(ni->nid, nid, sizeof(nid)),
 			   lo || ni->state == LNET_NI_STATE_UP ? "up" : "down",
-			   lo ? 0 : -1, 0, ni->peer_tx_credits, 0,
+			   lo ? 0 : -1, 0, ni->peer_tx_credits,
+			   lo ? 0 : lnet_peer_rtr_credits(ni),
 			   ni->max_tx_credits, credits, min_credits);
 	}
 	rcu_read_unlock();
@@ -88,9 +90,30 @@ static int lnet_nis_show(struct seq_file *m, void *v)
 DEFINE_SHOW_ATTRIBUTE(lnet_nis);
 
 /*
+ * pages count credits min: one row per router buffer pool (tiny, small,
+ * large for each CPT in turn); only the header on a node that does not
+ * forward.
+ */
+static int lnet_buffers_show(struct seq_file *m, void *v)
+{
+	int cpt, pool, npages, nbuffers, credits, min_credits;
+
+	seq_printf(m, "%5s %5s %7s %7s\n", "pages", "count", "credits", "min");
+	for (cpt = 0; cpt < lnet_cpt_number(); cpt++)
+		for (pool = 0; !lnet_rtrpool_state(cpt, pool, &npages,
+						    &nbuffers, &credits,
+						    &min_credits); pool++)
+			seq_printf(m, "%5d %5d %7d %7d\n", npages, nbuffers,
+				   credits, min_credits);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(lnet_buffers);
+
+/*
  * nid refs state last max rtr min tx min queue: state NA and last -1
- * (aliveness is known only to routers), rtr and its min 0 (no router
- * buffers yet), queue the bytes waiting for a credit (headers included).
+ * (peer aliveness is not tracked), rtr and its min the router credits
+ * (router.c), queue the bytes waiting for a send credit (headers
+ * included).
  */
 static int lnet_peers_show(struct seq_file *m, void *v)
 {
@@ -110,7 +133,8 @@ static int lnet_peers_show(struct seq_file *m, void *v)
 		seq_printf(m, "%-24s %4u %5s %5d %5d %5d %5d %5d %5d %lu\n",
 			   lnet_nid2str(peer->nid, nid, sizeof(nid)),
 			   kref_read(&peer->kref), "NA", -1,
-			   peer->max_tx_credits, 0, 0, peer->tx_credits,
+			   peer->max_tx_credits, peer->rtr_credits,
+			   peer->min_rtr_credits, peer->tx_credits,
 			   peer->min_tx_credits, queued);
 	}
 	spin_unlock_bh(&lnet_core.net_lock);
@@ -194,6 +218,7 @@ void lnet_debugfs_init(void)
 
 	lnet_core.debugfs = dir;
 	debugfs_create_file("stats", 0644, dir, NULL, &lnet_stats_fops);
+	debugfs_create_file("buffers", 0444, dir, NULL, &lnet_buffers_fops);
 	debugfs_create_file("nis", 0444, dir, NULL, &lnet_nis_fops);
 	debugfs_create_file("peers", 0444, dir, NULL, &lnet_peers_fops);
 	debugfs_create_file("stats_detail", 0444, dir, NULL,

@@ -722,7 +722,7 @@ static int lnet_ioc_get_route(struct lnet_ioc_ctx *ctx)
 	d->cfg_u.route.priority = r.priority;
 	d->cfg_u.route.sensitivity = r.sensitivity;
 	d->cfg_u.route.flags = (r.alive ? LNET_IOCTL_ROUTE_ALIVE : 0) |
-			       (r.hops > 1 ? LNET_IOCTL_ROUTE_MULTI_HOP : 0);
+			       (r.multi_hop ? LNET_IOCTL_ROUTE_MULTI_HOP : 0);
 	d->cfg_pad = 0;
 	return 0;
 }
@@ -801,6 +801,8 @@ static int lnet_ioc_get_stats(struct lnet_ioc_ctx *ctx)
 	st->st_send_length = sum.send_length;
 	st->st_recv_length = sum.recv_length;
 	st->st_drop_length = sum.drop_length;
+	st->st_route_count = sum.route_count;
+	st->st_route_length = sum.route_length;
 	st->st_local_interrupt_count =
 		sum.health[LNET_MSG_STATUS_LOCAL_INTERRUPT];
 	st->st_local_dropped_count = sum.health[LNET_MSG_STATUS_LOCAL_DROPPED];

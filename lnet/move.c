@@ -21,12 +21,14 @@
 /*
  * Route a new message to @dst: choose its NI (from @self if that is not
  * LNET_NID_ANY) and peer, and fill in the header's source. Local NIDs go
- * through the loopback NI.
+ * through the loopback NI; a NID on no local network through a gateway
+ * (routes.c), reached from @self's network if @self is given.
  */
 int lnet_msg_route(struct lnet_msg *msg, lnet_nid_t self, lnet_nid_t dst,
 		   gfp_t gfp)
 {
 	struct lnet_ni *ni = NULL, *src_ni = NULL, *dst_ni;
+	lnet_nid_t hop = dst;
 	bool local;
 
 	rcu_read_lock();
@@ -50,19 +52,27 @@ int lnet_msg_route(struct lnet_msg *msg, lnet_nid_t self, lnet_nid_t dst,
 		ni = lnet_ni_find_net_rcu(LNET_NIDNET(dst));
 	else if (LNET_NIDNET(src_ni->nid) == LNET_NIDNET(dst))
 		ni = src_ni;
+	if (!ni && !local && !lnet_ni_find_net_rcu(LNET_NIDNET(dst))) {
+		hop = lnet_route_select_rcu(LNET_NIDNET(dst),
+					    src_ni ? LNET_NIDNET(src_ni->nid) :
+						     LNET_NET_ANY);
+		if (hop != LNET_NID_ANY)
+			ni = src_ni ?: lnet_ni_find_net_rcu(LNET_NIDNET(hop));
+	}
 	if (!ni || !percpu_ref_tryget_live(&ni->ref)) {
 		rcu_read_unlock();
-		return -EHOSTUNREACH;	/* no routes yet */
+		return -EHOSTUNREACH;
 	}
 	rcu_read_unlock();
 
 	msg->ni = ni;
-	msg->target.nid = dst;
-	msg->target.pid = msg->hdr.dest_pid;
+	msg->target.nid = hop;
+	/* a gateway's LNet listens as the Lustre process */
+	msg->target.pid = hop == dst ? msg->hdr.dest_pid : LNET_PID_LUSTRE;
 	msg->hdr.src_nid = local ? (src_ni ? self : dst) : ni->nid;
 	msg->hdr.src_pid = lnet_core.pid;
 	if (ni != lnet_core.lo_ni) {
-		msg->txpeer = lnet_peer_get(ni, dst, gfp);
+		msg->txpeer = lnet_peer_get(ni, hop, gfp);
 		if (!msg->txpeer)
 			return -ENOMEM;
 	}
@@ -330,7 +340,8 @@ void lnet_ni_recv(struct lnet_ni *ni, void *private, struct lnet_msg *msg,
 	int rc;
 
 	if (msg && mlen)
-		lnet_md_iter(msg->md, ITER_DEST, msg->offset, mlen, &to);
+		lnet_md_iter(lnet_msg_payload_md(msg), ITER_DEST, msg->offset,
+			     mlen, &to);
 	else
 		iov_iter_kvec(&to, ITER_DEST, NULL, 0, 0);
 	rc = ni->lnd->recv(ni, private, msg, delayed, &to, mlen, rlen);
@@ -479,9 +490,13 @@ static void lnet_parse_get(struct lnet_msg *msg)
 	}
 	lnet_msg_ev_rx(msg, LNET_EVENT_GET);
 
-	/* the GET becomes its REPLY, from the NID it was sent to */
+	/*
+	 * The GET becomes its REPLY, from the NID it was sent to, back
+	 * through the node it came from (the last router, if routed).
+	 */
 	msg->target.nid = msg->from;
-	msg->target.pid = hdr->src_pid;
+	msg->target.pid = msg->from == hdr->src_nid ? hdr->src_pid :
+						      LNET_PID_LUSTRE;
 	hdr->type = LNET_MSG_REPLY;
 	hdr->dest_nid = hdr->src_nid;
 	hdr->dest_pid = hdr->src_pid;
@@ -542,8 +557,8 @@ static int lnet_parse_ack(struct lnet_msg *msg)
 
 /*
  * Documentation/wire/lnet-header.md, "Receive checks" 1-7: -EPROTO for
- * what makes an LND close the connection, 1 for a message to drop (not for
- * us and we do not route), 0 to go on.
+ * what makes an LND close the connection, 1 for a message for another
+ * node (to forward, or drop if we do not route), 0 to go on.
  */
 static int lnet_parse_check(struct lnet_ni *ni, const struct lnet_hdr *hdr,
 			    bool rdma_req)
@@ -690,8 +705,7 @@ int lnet_parse(struct lnet_ni *ni, const struct lnet_hdr *hdr,
 	lnet_counter_add(recv_count, 1);
 	lnet_counter_add(recv_length, hdr->payload_length);
 	if (rc > 0) {
-		lnet_drop_rx(ni, private, hdr->payload_length, false,
-			     "not for this node");
+		lnet_forward_parse(ni, hdr, from, private);
 		return 0;
 	}
 	if (lnet_parse_spoofed(ni, hdr, from)) {

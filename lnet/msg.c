@@ -44,13 +44,15 @@ struct lnet_msg *lnet_msg_alloc(gfp_t gfp)
 
 void lnet_msg_free(struct lnet_msg *msg)
 {
-	struct lnet_peer *peer = msg->txpeer;
+	struct lnet_peer *peer = msg->txpeer, *rxpeer = msg->rxpeer;
 	struct lnet_ni *ni = msg->ni;
 
 	kmem_cache_free(lnet_msg_cache, msg);
 	percpu_counter_dec(&lnet_core.msg_count);
 	if (peer)
 		lnet_peer_put(peer);
+	if (rxpeer)
+		lnet_peer_put(rxpeer);
 	/* last: an NI that goes away has no message left, counted or not */
 	if (ni)
 		percpu_ref_put(&ni->ref);
@@ -75,8 +77,10 @@ static struct lnet_msg *lnet_ack_prepare(const struct lnet_msg *put)
 	hdr->msg.ack.dst_wmd = put->hdr.msg.put.ack_wmd;
 	hdr->msg.ack.match_bits = put->hdr.msg.put.match_bits;
 	hdr->msg.ack.mlength = put->len;
+	/* back through the node the PUT came from (a router, if routed) */
 	ack->target.nid = put->from;
-	ack->target.pid = put->hdr.src_pid;
+	ack->target.pid = put->from == put->hdr.src_nid ? put->hdr.src_pid :
+							  LNET_PID_LUSTRE;
 	ack->ni = put->ni;
 	percpu_ref_get(&ack->ni->ref);
 	return ack;
@@ -98,6 +102,10 @@ void lnet_finalize(struct lnet_msg *msg, int status)
 		return;
 	if (WARN_ON_ONCE(msg->finalized))
 		return;
+	if (msg->routing && !msg->tx) {
+		lnet_forward_rx_done(msg, status);	/* sent on or dropped */
+		return;
+	}
 	lnet_health_check(msg, status);
 	if (status && msg->tx && lnet_resend(msg))
 		return;		/* it goes again; resend.c has it */
@@ -116,6 +124,8 @@ void lnet_finalize(struct lnet_msg *msg, int status)
 	else if (!status && msg->ack_wanted && lnet_is_running())
 		ack = lnet_ack_prepare(msg);
 
+	if (msg->routing)
+		lnet_forward_release(msg);
 	if (msg->md)
 		lnet_msg_detach_md(msg, status);	/* @msg is gone */
 	else

@@ -109,6 +109,10 @@ struct lnet_peer *lnet_peer_get(struct lnet_ni *ni, lnet_nid_t nid, gfp_t gfp)
 	new->tx_credits = new->max_tx_credits;
 	new->min_tx_credits = new->max_tx_credits;
 	new->healthv = LNET_MAX_HEALTH;
+	new->max_rtr_credits = lnet_peer_rtr_credits(ni);
+	new->rtr_credits = new->max_rtr_credits;
+	new->min_rtr_credits = new->max_rtr_credits;
+	INIT_LIST_HEAD(&new->rtr_queue);
 	INIT_LIST_HEAD(&new->tx_queue);
 	INIT_LIST_HEAD(&new->recovery.list);
 	INIT_LIST_HEAD(&new->waiting);
@@ -138,7 +142,7 @@ static bool lnet_peer_idle(struct lnet_peer *peer, unsigned long now,
 			   unsigned long idle)
 {
 	return kref_read(&peer->kref) == 1 &&
-	       list_empty(&peer->tx_queue) &&
+	       list_empty(&peer->tx_queue) && list_empty(&peer->rtr_queue) &&
 	       time_after_eq(now, READ_ONCE(peer->last_used) + idle);
 }
 
@@ -187,9 +191,11 @@ static void lnet_peers_reap_work(struct work_struct *work)
 
 /*
  * @ni is going down: unhash its peers and move the messages waiting for
- * their credits to @queued. Called with net_lock held.
+ * their send credits to @queued, those waiting for their router credits
+ * to @rtr_queued. Called with net_lock held.
  */
-void lnet_peers_del_ni(struct lnet_ni *ni, struct list_head *queued)
+void lnet_peers_del_ni(struct lnet_ni *ni, struct list_head *queued,
+		       struct list_head *rtr_queued)
 {
 	struct lnet_peer *peer, *tmp;
 
@@ -198,6 +204,7 @@ void lnet_peers_del_ni(struct lnet_ni *ni, struct list_head *queued)
 		if (peer->ni != ni)
 			continue;
 		list_splice_tail_init(&peer->tx_queue, queued);
+		list_splice_tail_init(&peer->rtr_queue, rtr_queued);
 		lnet_peer_unhash(peer);
 	}
 }

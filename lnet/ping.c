@@ -8,10 +8,11 @@
  * match bits from anyone, the initiator choosing the offset and the reply
  * truncated to the sink. Its content lists 0@lo (carrying the ping-target
  * sequence number) and then every NI with status UP. We advertise
- * NI_STATUS | RTE_DISABLED: no Multi-Rail and no discovery, the "minimal
- * safe choice" of Documentation/wire/routing-health-multirail.md
- * ("Discovery and push"), so peers never push to us and we need no push
- * target (portal 0 stays non-lazy).
+ * NI_STATUS, and RTE_DISABLED unless this node forwards: no Multi-Rail and
+ * no discovery, the "minimal safe choice" of
+ * Documentation/wire/routing-health-multirail.md ("Discovery and push"),
+ * so peers never push to us and we need no push target (portal 0 stays
+ * non-lazy).
  *
  * When the NI list changes the info is rebuilt: the new MD is posted
  * behind the old one, then the old one is unlinked, so pings keep being
@@ -31,8 +32,8 @@
 #include <linux/lnet/lib-lnet.h>
 #include <linux/lnet/test-export.h>
 
-#define LNET_PING_FEATURES	(LNET_PING_FEAT_NI_STATUS | \
-				 LNET_PING_FEAT_RTE_DISABLED)
+/* and RTE_DISABLED unless this node forwards */
+#define LNET_PING_FEATURES	LNET_PING_FEAT_NI_STATUS
 
 struct lnet_ping_buffer {
 	struct completion	unlinked;
@@ -66,7 +67,9 @@ size_t lnet_ping_info_fill(void *buf, size_t size, u32 seq)
 	size_t need = lnet_ping_info_size(lnet_core.nni);
 	struct lnet_ping_info hdr = {
 		.magic		= LNET_PROTO_PING_MAGIC,
-		.features	= LNET_PING_FEATURES,
+		.features	= LNET_PING_FEATURES |
+				  (lnet_forwarding_enabled() ? 0 :
+				   LNET_PING_FEAT_RTE_DISABLED),
 		.pid		= lnet_core.pid,
 		.nnis		= lnet_core.nni,
 	};

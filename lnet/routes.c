@@ -1,20 +1,32 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The route table: which gateway leads to which remote network. Routes are
- * stored and listed ("lnetctl route add/del/show", routes= at bring-up);
- * nothing is sent through a gateway yet and there is no router checker, so
- * a route's "alive" state is an assumption: a route counts as alive while
- * this node has an NI up on the gateway's network (the gateway is
- * reachable in one hop), never from a probe of the gateway.
+ * The route table and the router checker (Documentation/routing.md).
  *
- * The table lives while LNet runs: lnet_shutdown() empties it. It is only
- * touched on configuration paths, all under lnet_core.api_mutex.
+ * A route says "network N is reached through gateway G". Routes to one
+ * network hang off a struct lnet_rnet, hashed by network; the send path
+ * reads them under RCU (lnet_route_select_rcu()). Each gateway NID is a
+ * struct lnet_gateway shared by its routes; the checker pings it every
+ * alive_router_check_interval seconds and judges each of its routes from
+ * the answer: alive while the gateway answers, does not say its routing
+ * is disabled, has an NI up on the route's local network and, when the
+ * route is a single hop and avoid_asym_router_failure is set, one up on
+ * the remote network too.
+ *
+ * Configuration (add, delete, list, clear) holds lnet_core.api_mutex and
+ * publishes with the _rcu list helpers; a route or gateway is freed after
+ * a grace period. The checker's work items and ping events only read the
+ * lists (RCU) and write the routes' and gateways' state words.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/hashtable.h>
 #include <linux/list.h>
+#include <linux/moduleparam.h>
+#include <linux/random.h>
 #include <linux/rculist.h>
 #include <linux/slab.h>
+#include <linux/wait_bit.h>
+#include <linux/workqueue.h>
 #include <linux/lnet/config.h>
 #include <linux/lnet/lib-lnet.h>
 #include <linux/lnet/nidstr.h>
@@ -22,14 +34,85 @@
 
 #define LNET_ROUTES_MAX		4096	/* a bound on the table's memory */
 #define LNET_ROUTE_HOPS_MAX	255
+#define LNET_RNET_HASH_BITS	6
+/* NIDs of a gateway's ping info we look at; a router has a handful */
+#define LNET_GW_PING_NIDS	64
 
-struct lnet_route {
-	struct list_head	list;
-	struct lnet_route_info	info;
+int lnet_alive_router_check_interval = 60;
+LNET_EXPORT_FOR_TEST(lnet_alive_router_check_interval);
+module_param_named(alive_router_check_interval,
+		   lnet_alive_router_check_interval, int, 0644);
+MODULE_PARM_DESC(alive_router_check_interval,
+		 "seconds between pings of each gateway (<= 0: never ping; routes keep their state)");
+
+static int lnet_router_ping_timeout = 50;
+module_param_named(router_ping_timeout, lnet_router_ping_timeout, int, 0644);
+MODULE_PARM_DESC(router_ping_timeout,
+		 "kept for existing configurations and unused: a gateway's ping is answered within transaction_timeout or the gateway is dead (as in Lustre 2.17)");
+
+static int lnet_check_routers_before_use;
+module_param_named(check_routers_before_use, lnet_check_routers_before_use,
+		   int, 0444);
+MODULE_PARM_DESC(check_routers_before_use,
+		 "1: a new route is down until its gateway has answered a ping");
+
+static int lnet_avoid_asym_router_failure = 1;
+module_param_named(avoid_asym_router_failure, lnet_avoid_asym_router_failure,
+		   int, 0644);
+MODULE_PARM_DESC(avoid_asym_router_failure,
+		 "1: a single-hop route is down while its gateway's NI on the remote network is down");
+
+struct lnet_gateway {
+	struct list_head	list;		/* lnet_gateways; api_mutex */
+	struct list_head	routes;		/* its routes; RCU readers */
+	struct kref		kref;		/* routes' list + a ping out */
+	struct rcu_head		rcu;
+	lnet_nid_t		nid;
+	struct delayed_work	check;
+	/* the checker's verdicts (WRITE_ONCE; read anywhere) */
+	bool			alive;
+	bool			rte_disabled;	/* it says it does not route */
+	atomic_t		pinging;	/* a ping is out */
+	unsigned long		last_check;	/* jiffies of the last answer */
 };
 
+struct lnet_route {
+	struct list_head	list;		/* rnet->routes (RCU) */
+	struct list_head	gw_link;	/* gw->routes (RCU) */
+	struct list_head	all;		/* lnet_route_list; api_mutex */
+	struct rcu_head		rcu;
+	struct lnet_gateway	*gw;
+	u32			net;		/* remote network */
+	s32			hops;		/* -1: unspecified */
+	u32			priority;	/* lower wins */
+	u32			sensitivity;
+	bool			alive;		/* WRITE_ONCE */
+	bool			single_hop;	/* gw lists a NID on @net */
+	u64			seq;		/* round robin; racy is fine */
+};
+
+struct lnet_rnet {
+	struct hlist_node	hash;		/* lnet_rnets (RCU) */
+	struct rcu_head		rcu;
+	u32			net;
+	struct list_head	routes;		/* struct lnet_route (RCU) */
+};
+
+static DEFINE_READ_MOSTLY_HASHTABLE(lnet_rnets, LNET_RNET_HASH_BITS);
 static LIST_HEAD(lnet_route_list);	/* api_mutex; in the order added */
+static LIST_HEAD(lnet_gateways);	/* api_mutex */
 static unsigned int lnet_nroutes;	/* api_mutex */
+static struct lnet_handle_eq lnet_gw_eqh;
+static atomic_t lnet_gw_pings_out = ATOMIC_INIT(0);
+
+/* A checker ping in flight: the UNLINK event frees it. */
+struct lnet_gw_ping {
+	struct lnet_gateway	*gw;		/* reference held */
+	struct lnet_handle_md	mdh;
+	bool			replied;
+	unsigned int		mlength;
+	u8			info[] __aligned(8);
+};
 
 /**
  * lnet_route_check() - validate a route before it is stored
@@ -66,21 +149,346 @@ static bool lnet_net_is_local(u32 net)
 	return local;
 }
 
+static struct lnet_rnet *lnet_rnet_find_rcu(u32 net)
+{
+	struct lnet_rnet *rnet;
+
+	hash_for_each_possible_rcu(lnet_rnets, rnet, hash, net)
+		if (rnet->net == net)
+			return rnet;
+	return NULL;
+}
+
 static struct lnet_route *lnet_route_find(u32 net, lnet_nid_t gateway)
 {
 	struct lnet_route *r;
 
 	lockdep_assert_held(&lnet_core.api_mutex);
-	list_for_each_entry(r, &lnet_route_list, list)
-		if (r->info.net == net && r->info.gateway == gateway)
+	list_for_each_entry(r, &lnet_route_list, all)
+		if (r->net == net && r->gw->nid == gateway)
 			return r;
 	return NULL;
 }
 
+/* ---- choosing a gateway (the send path) --------------------------------- */
+
+static unsigned int lnet_route_hops(const struct lnet_route *r)
+{
+	return r->hops < 0 ? 1 : r->hops;
+}
+
+/* @a beats @b: lower priority, fewer hops, then whose turn it is. */
+static bool lnet_route_better(const struct lnet_route *a,
+			      const struct lnet_route *b)
+{
+	if (a->priority != b->priority)
+		return a->priority < b->priority;
+	if (lnet_route_hops(a) != lnet_route_hops(b))
+		return lnet_route_hops(a) < lnet_route_hops(b);
+	return READ_ONCE(a->seq) < READ_ONCE(b->seq);
+}
+
 /**
- * lnet_route_add() - store a route; api_mutex held, LNet running
+ * lnet_route_select_rcu() - the gateway to send a message for @net through
+ * @net: the destination's network (not a local one)
+ * @src_net: the local network the message must leave on, or LNET_NET_ANY
+ *
+ * Among the alive routes to @net whose gateway is on a local network (on
+ * @src_net if given): lowest priority, then fewest hops, then round robin
+ * (the chosen route goes to the back of the line).
+ *
+ * Context: rcu_read_lock() held.
+ *
+ * Return: the gateway's NID, or LNET_NID_ANY if no route is usable.
+ */
+lnet_nid_t lnet_route_select_rcu(u32 net, u32 src_net)
+{
+	struct lnet_route *r, *best = NULL;
+	struct lnet_rnet *rnet;
+	u64 last = 0;
+	u32 gw_net;
+
+	rnet = lnet_rnet_find_rcu(net);
+	if (!rnet)
+		return LNET_NID_ANY;
+	list_for_each_entry_rcu(r, &rnet->routes, list) {
+		last = max(last, READ_ONCE(r->seq));
+		if (!READ_ONCE(r->alive))
+			continue;
+		gw_net = LNET_NIDNET(r->gw->nid);
+		if (src_net != LNET_NET_ANY && gw_net != src_net)
+			continue;
+		if (!lnet_ni_find_net_rcu(gw_net))
+			continue;
+		if (!best || lnet_route_better(r, best))
+			best = r;
+	}
+	if (!best)
+		return LNET_NID_ANY;
+	WRITE_ONCE(best->seq, last + 1);
+	return best->gw->nid;
+}
+LNET_EXPORT_FOR_TEST(lnet_route_select_rcu);
+
+/**
+ * lnet_route_hops_rcu() - the fewest hops of a route to @net, for LNetDist()
+ * @net: a remote network
+ *
+ * Context: rcu_read_lock() held.
+ *
+ * Return: hops (an unspecified count is 1), or 0 if no route leads there.
+ */
+unsigned int lnet_route_hops_rcu(u32 net)
+{
+	struct lnet_rnet *rnet = lnet_rnet_find_rcu(net);
+	unsigned int best = 0;
+	struct lnet_route *r;
+
+	if (!rnet)
+		return 0;
+	list_for_each_entry_rcu(r, &rnet->routes, list)
+		if (!best || lnet_route_hops(r) < best)
+			best = lnet_route_hops(r);
+	return best;
+}
+
+/**
+ * lnet_nid_is_gateway_rcu() - is @nid the gateway of one of our routes?
+ * @nid: a NID
+ *
+ * Context: rcu_read_lock() held.
+ */
+bool lnet_nid_is_gateway_rcu(lnet_nid_t nid)
+{
+	struct lnet_rnet *rnet;
+	struct lnet_route *r;
+	int bkt;
+
+	hash_for_each_rcu(lnet_rnets, bkt, rnet, hash)
+		list_for_each_entry_rcu(r, &rnet->routes, list)
+			if (r->gw->nid == nid)
+				return true;
+	return false;
+}
+
+/* ---- the router checker -------------------------------------------------- */
+
+static void lnet_gateway_release(struct kref *kref)
+{
+	struct lnet_gateway *gw = container_of(kref, struct lnet_gateway, kref);
+
+	kfree_rcu(gw, rcu);
+}
+
+static void lnet_gateway_put(struct lnet_gateway *gw)
+{
+	kref_put(&gw->kref, lnet_gateway_release);
+}
+
+/* Every route through @gw is down: it did not answer. */
+static void lnet_gateway_dead(struct lnet_gateway *gw)
+{
+	struct lnet_route *r;
+	char nid[LNET_NIDSTR_SIZE];
+
+	if (READ_ONCE(gw->alive))
+		pr_info("gateway %s did not answer its ping: routes through it are down\n",
+			lnet_nid2str(gw->nid, nid, sizeof(nid)));
+	WRITE_ONCE(gw->alive, false);
+	rcu_read_lock();
+	list_for_each_entry_rcu(r, &gw->routes, gw_link)
+		WRITE_ONCE(r->alive, false);
+	rcu_read_unlock();
+}
+
+/*
+ * Judge @r from the gateway's ping info (@n valid entries, statuses in
+ * host order): see the top of this file.
+ */
+static bool lnet_route_judge(struct lnet_route *r,
+			     const struct lnet_ping_info *info, int n)
+{
+	bool local_up = false, remote_seen = false, remote_up = false;
+	u32 local_net = LNET_NIDNET(r->gw->nid);
+	int i;
+
+	for (i = 1; i < n; i++) {
+		u32 net = LNET_NIDNET(info->ni[i].nid);
+		bool up = info->ni[i].status == LNET_NI_STATUS_UP;
+
+		if (net == local_net && up)
+			local_up = true;
+		if (net == r->net) {
+			remote_seen = true;
+			remote_up |= up;
+		}
+	}
+	WRITE_ONCE(r->single_hop, remote_seen);
+	if (!local_up)
+		return false;
+	if (READ_ONCE(lnet_avoid_asym_router_failure) &&
+	    (r->hops == 1 || remote_seen))
+		return remote_up;
+	return true;
+}
+
+static void lnet_gateway_answered(struct lnet_gateway *gw,
+				  struct lnet_ping_info *info, int n)
+{
+	char nid[LNET_NIDSTR_SIZE];
+	bool disabled = info->features & LNET_PING_FEAT_RTE_DISABLED;
+	struct lnet_route *r;
+
+	if (disabled && !READ_ONCE(gw->rte_disabled))
+		pr_info("gateway %s says it does not route: routes through it are down\n",
+			lnet_nid2str(gw->nid, nid, sizeof(nid)));
+	else if (!READ_ONCE(gw->alive))
+		pr_info("gateway %s answers again\n",
+			lnet_nid2str(gw->nid, nid, sizeof(nid)));
+	WRITE_ONCE(gw->rte_disabled, disabled);
+	WRITE_ONCE(gw->alive, true);
+	WRITE_ONCE(gw->last_check, jiffies);
+	rcu_read_lock();
+	list_for_each_entry_rcu(r, &gw->routes, gw_link)
+		WRITE_ONCE(r->alive, !disabled && lnet_route_judge(r, info, n));
+	rcu_read_unlock();
+}
+
+static void lnet_gw_ping_event(struct lnet_event *ev)
+{
+	struct lnet_gw_ping *ping = ev->md.user_ptr;
+	struct lnet_gateway *gw = ping->gw;
+	int n;
+
+	if (ev->type == LNET_EVENT_REPLY && !ev->status) {
+		ping->replied = true;
+		ping->mlength = ev->mlength;
+	}
+	/* a GET that failed to go, or a REPLY that failed, ends the check */
+	if (ev->status && !ev->unlinked)
+		LNetMDUnlink(ev->md_handle);
+	if (!ev->unlinked)
+		return;
+
+	n = ping->replied ? lnet_ping_info_check(ping->info, ping->mlength) :
+			    -ETIMEDOUT;
+	if (n > 0)
+		lnet_gateway_answered(gw, (struct lnet_ping_info *)ping->info,
+				      n);
+	else
+		lnet_gateway_dead(gw);
+	atomic_set(&gw->pinging, 0);
+	lnet_gateway_put(gw);
+	kfree(ping);
+	if (atomic_dec_and_test(&lnet_gw_pings_out))
+		wake_up_var(&lnet_gw_pings_out);
+}
+
+/*
+ * Ping @gw unless a ping is out already; the answer, or its absence after
+ * transaction_timeout (response tracking, as Lustre 2.17 waits for it),
+ * is judged in lnet_gw_ping_event().
+ */
+static void lnet_gateway_ping(struct lnet_gateway *gw)
+{
+	size_t size = lnet_ping_info_size(LNET_GW_PING_NIDS);
+	struct lnet_process_id id = { .nid = gw->nid, .pid = LNET_PID_LUSTRE };
+	struct lnet_gw_ping *ping;
+	struct lnet_md md;
+	int rc;
+
+	if (atomic_cmpxchg(&gw->pinging, 0, 1))
+		return;
+	ping = kzalloc(sizeof(*ping) + size, GFP_KERNEL);
+	if (!ping) {
+		atomic_set(&gw->pinging, 0);
+		return;
+	}
+	ping->gw = gw;
+	kref_get(&gw->kref);
+	atomic_inc(&lnet_gw_pings_out);
+	md = (struct lnet_md) {
+		.start		= ping->info,
+		.length		= size,
+		.threshold	= 2,		/* the SEND and the REPLY */
+		.options	= LNET_MD_TRUNCATE | LNET_MD_TRACK_RESPONSE,
+		.user_ptr	= ping,
+		.eq_handle	= lnet_gw_eqh,
+	};
+	rc = LNetMDBind(md, LNET_UNLINK, &ping->mdh);
+	if (rc) {
+		atomic_set(&gw->pinging, 0);
+		lnet_gateway_put(gw);
+		kfree(ping);
+		if (atomic_dec_and_test(&lnet_gw_pings_out))
+			wake_up_var(&lnet_gw_pings_out);
+		return;
+	}
+	/* from here on the UNLINK event ends the check */
+	rc = lnet_get(LNET_NID_ANY, ping->mdh, id, LNET_RESERVED_PORTAL,
+		      LNET_PROTO_PING_MATCHBITS, 0, false);
+	if (rc)
+		LNetMDUnlink(ping->mdh);
+}
+
+static void lnet_gateway_check(struct work_struct *work)
+{
+	struct lnet_gateway *gw = container_of(to_delayed_work(work),
+					       struct lnet_gateway, check);
+	int interval = READ_ONCE(lnet_alive_router_check_interval);
+
+	if (!lnet_is_running())
+		return;
+	if (interval > 0)
+		lnet_gateway_ping(gw);
+	/* a disabled checker looks again later, in case it is turned on */
+	queue_delayed_work(system_wq, &gw->check,
+			   max(interval, 1) * HZ);
+}
+
+/* The gateway object of @nid, made (and its checks started) if need be. */
+static struct lnet_gateway *lnet_gateway_get(lnet_nid_t nid)
+{
+	struct lnet_gateway *gw;
+
+	lockdep_assert_held(&lnet_core.api_mutex);
+	list_for_each_entry(gw, &lnet_gateways, list)
+		if (gw->nid == nid)
+			return gw;
+	gw = kzalloc(sizeof(*gw), GFP_KERNEL);
+	if (!gw)
+		return NULL;
+	kref_init(&gw->kref);
+	INIT_LIST_HEAD(&gw->routes);
+	INIT_DELAYED_WORK(&gw->check, lnet_gateway_check);
+	gw->nid = nid;
+	gw->alive = !lnet_check_routers_before_use;
+	list_add_tail(&gw->list, &lnet_gateways);
+	queue_delayed_work(system_wq, &gw->check, 0);
+	return gw;
+}
+
+/* @gw lost its last route: stop checking it and let it go. */
+static void lnet_gateway_drop(struct lnet_gateway *gw)
+{
+	lockdep_assert_held(&lnet_core.api_mutex);
+	if (!list_empty(&gw->routes))
+		return;
+	list_del(&gw->list);
+	cancel_delayed_work_sync(&gw->check);
+	lnet_gateway_put(gw);
+}
+
+/* ---- configuration ------------------------------------------------------- */
+
+/**
+ * lnet_route_add() - add a route; api_mutex held, LNet running
  * @route: net, gateway, hops, priority, sensitivity (0: the default, 1);
  *	alive is ignored
+ *
+ * The route is alive at once (unless check_routers_before_use) and its
+ * gateway is pinged now. It goes to a random place among the routes to its
+ * network, so that nodes given the same list spread their traffic.
  *
  * Return: 0; -EINVAL (see lnet_route_check(), or @route->net is a local
  * network, or the gateway is a local NID); -EHOSTUNREACH if no local NI is
@@ -89,7 +497,9 @@ static struct lnet_route *lnet_route_find(u32 net, lnet_nid_t gateway)
  */
 int lnet_route_add(const struct lnet_route_info *route)
 {
-	struct lnet_route *r;
+	struct lnet_route *r, *pos;
+	struct lnet_rnet *rnet;
+	unsigned int n = 0, at;
 	int rc;
 
 	lockdep_assert_held(&lnet_core.api_mutex);
@@ -108,13 +518,64 @@ int lnet_route_add(const struct lnet_route_info *route)
 	r = kzalloc(sizeof(*r), GFP_KERNEL);
 	if (!r)
 		return -ENOMEM;
-	r->info = *route;
-	r->info.alive = false;
-	if (!r->info.sensitivity)
-		r->info.sensitivity = 1;
-	list_add_tail(&r->list, &lnet_route_list);
+	rnet = lnet_rnet_find_rcu(route->net);	/* api_mutex: stable */
+	if (!rnet) {
+		rnet = kzalloc(sizeof(*rnet), GFP_KERNEL);
+		if (!rnet)
+			goto fail;
+		rnet->net = route->net;
+		INIT_LIST_HEAD(&rnet->routes);
+		hash_add_rcu(lnet_rnets, &rnet->hash, rnet->net);
+	}
+	r->gw = lnet_gateway_get(route->gateway);
+	if (!r->gw) {
+		if (list_empty(&rnet->routes)) {
+			hash_del_rcu(&rnet->hash);
+			kfree_rcu(rnet, rcu);
+		}
+		goto fail;
+	}
+	r->net = route->net;
+	r->hops = route->hops;
+	r->priority = route->priority;
+	r->sensitivity = route->sensitivity ?: 1;
+	r->alive = READ_ONCE(r->gw->alive);
+
+	list_for_each_entry(pos, &rnet->routes, list)
+		n++;
+	at = get_random_u32_below(n + 1);
+	list_for_each_entry(pos, &rnet->routes, list)
+		if (!at--)
+			break;
+	list_add_tail_rcu(&r->list, &pos->list);	/* before @pos */
+	list_add_tail_rcu(&r->gw_link, &r->gw->routes);
+	list_add_tail(&r->all, &lnet_route_list);
 	lnet_nroutes++;
+	/* a new route gets its gateway checked now */
+	mod_delayed_work(system_wq, &r->gw->check, 0);
 	return 0;
+
+fail:
+	kfree(r);
+	return -ENOMEM;
+}
+LNET_EXPORT_FOR_TEST(lnet_route_add);
+
+static void lnet_route_unlink(struct lnet_route *r)
+{
+	struct lnet_rnet *rnet = lnet_rnet_find_rcu(r->net);
+
+	lockdep_assert_held(&lnet_core.api_mutex);
+	list_del_rcu(&r->list);
+	list_del_rcu(&r->gw_link);
+	list_del(&r->all);
+	lnet_nroutes--;
+	if (rnet && list_empty(&rnet->routes)) {
+		hash_del_rcu(&rnet->hash);
+		kfree_rcu(rnet, rcu);
+	}
+	lnet_gateway_drop(r->gw);
+	kfree_rcu(r, rcu);
 }
 
 /**
@@ -132,16 +593,16 @@ int lnet_route_del(u32 net, lnet_nid_t gateway)
 	r = lnet_route_find(net, gateway);
 	if (!r)
 		return -ENOENT;
-	list_del(&r->list);
-	lnet_nroutes--;
-	kfree(r);
+	lnet_route_unlink(r);
 	return 0;
 }
+LNET_EXPORT_FOR_TEST(lnet_route_del);
 
 /**
  * lnet_route_get() - the @index-th route, in the order they were added
  * @index: 0-based
- * @route: filled in; @route->alive as described at the top of this file
+ * @route: filled in; alive as the checker last judged it, multi_hop
+ *	unless the gateway's last answer listed a NID on the remote network
  *
  * Return: 0 or -ENOENT past the last route.
  */
@@ -150,36 +611,65 @@ int lnet_route_get(unsigned int index, struct lnet_route_info *route)
 	struct lnet_route *r;
 
 	lockdep_assert_held(&lnet_core.api_mutex);
-	list_for_each_entry(r, &lnet_route_list, list) {
+	list_for_each_entry(r, &lnet_route_list, all) {
 		if (index--)
 			continue;
-		*route = r->info;
-		route->alive = lnet_net_is_local(LNET_NIDNET(r->info.gateway));
+		*route = (struct lnet_route_info) {
+			.net		= r->net,
+			.gateway	= r->gw->nid,
+			.hops		= r->hops,
+			.priority	= r->priority,
+			.sensitivity	= r->sensitivity,
+			.alive		= READ_ONCE(r->alive),
+			.multi_hop	= !READ_ONCE(r->single_hop),
+		};
 		return 0;
 	}
 	return -ENOENT;
 }
+LNET_EXPORT_FOR_TEST(lnet_route_get);
 
-/* LNet is going down: forget every route. */
+/**
+ * lnet_routes_start() - bring-up: the checker's event queue
+ *
+ * Return: 0 or -errno.
+ */
+int lnet_routes_start(void)
+{
+	return LNetEQAlloc(0, lnet_gw_ping_event, &lnet_gw_eqh);
+}
+
+/*
+ * LNet is going down, before its NIs stop: forget every route and stop
+ * checking the gateways (a ping still out ends as its NI stops).
+ */
 void lnet_routes_clear(void)
 {
 	struct lnet_route *r, *tmp;
 
 	lockdep_assert_held(&lnet_core.api_mutex);
-	list_for_each_entry_safe(r, tmp, &lnet_route_list, list) {
-		list_del(&r->list);
-		kfree(r);
+	list_for_each_entry_safe(r, tmp, &lnet_route_list, all)
+		lnet_route_unlink(r);
+}
+
+/* After the NIs stopped: every checker ping has ended; free the EQ. */
+void lnet_routes_fini(void)
+{
+	wait_var_event(&lnet_gw_pings_out, !atomic_read(&lnet_gw_pings_out));
+	if (lnet_gw_eqh.cookie) {
+		WARN_ON(LNetEQFree(lnet_gw_eqh));
+		lnet_gw_eqh.cookie = 0;
 	}
-	lnet_nroutes = 0;
 }
 
 /**
- * lnet_routes_apply_param() - store the routes of the routes= parameter
+ * lnet_routes_apply_param() - the routes of the routes= parameter
  *
- * Called at bring-up after the networks= nets are up (api_mutex held). A
- * route that is already there is kept; any other failure (typically a
- * gateway on a network this node is not on) fails the bring-up, with the
- * route named in the log.
+ * Called at bring-up after the networks= nets are up (api_mutex held). An
+ * entry whose gateway is one of this node's NIDs adds no route: it says
+ * this node is a router (lnet_router_named()). A route that is already
+ * there is kept; any other failure (typically a gateway on a network this
+ * node is not on) fails the bring-up, with the route named in the log.
  *
  * Return: 0 or -errno.
  */
@@ -205,6 +695,10 @@ int lnet_routes_apply_param(void)
 			.hops		= rc_cfg->hops ? rc_cfg->hops : -1,
 			.priority	= rc_cfg->priority,
 		};
+		if (lnet_nid_is_local(info.gateway)) {
+			lnet_router_named();
+			continue;
+		}
 		rc = lnet_route_add(&info);
 		if (rc == -EEXIST) {
 			rc = 0;

@@ -243,10 +243,11 @@ module_param_named(routes, lnet_routes, charp, 0444);
 MODULE_PARM_DESC(routes,
 		 "routes stored when the networks= nets come up (configure --all, config_on_load), e.g. \"o2ib1 192.0.2.1@tcp; tcp2 1 10.0.0.[1-4]@tcp:2\"");
 
-static char *lnet_forwarding = "";
+char *lnet_forwarding = "";
+LNET_EXPORT_FOR_TEST(lnet_forwarding);
 module_param_named(forwarding, lnet_forwarding, charp, 0444);
 MODULE_PARM_DESC(forwarding,
-		 "\"disabled\" or empty (this LNet cannot route: \"enabled\" is refused)");
+		 "\"enabled\": forward messages for other nodes; \"disabled\": never; empty: only if routes= names one of this node's NIDs as a gateway");
 
 /**
  * lnet_params_check() - validate networks=, ip2nets=, routes= and forwarding=
@@ -286,12 +287,9 @@ int lnet_params_check(void)
 		       err, lnet_routes);
 		return rc == -ENOMEM ? rc : -EINVAL;
 	}
-	if (!strcmp(lnet_forwarding, "enabled")) {
-		pr_err("refusing to load: forwarding=enabled is not supported (this LNet cannot route yet); use \"disabled\" or leave it empty\n");
-		return -EINVAL;
-	}
-	if (lnet_forwarding[0] && strcmp(lnet_forwarding, "disabled")) {
-		pr_err("refusing to load: forwarding=\"%s\": use \"disabled\" or leave it empty\n",
+	if (lnet_forwarding[0] && strcmp(lnet_forwarding, "disabled") &&
+	    strcmp(lnet_forwarding, "enabled")) {
+		pr_err("refusing to load: forwarding=\"%s\": use \"enabled\", \"disabled\" or leave it empty\n",
 		       lnet_forwarding);
 		return -EINVAL;
 	}

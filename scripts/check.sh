@@ -160,6 +160,14 @@ step selftest guest --suite selftest --kernel debug --guests 2 --timeout 900 \
 step selftest-o2ib guest --suite selftest-o2ib --kernel debug --guests 2 --timeout 900 \
 	--script "$top/tests/scenarios/selftest.sh" --arg o2ib
 
+# LNet routing through a third guest (Documentation/routing.md, "Tests"):
+# tcp0 - router - tcp1, and tcp0 - router - o2ib0 (a shorter stream: one
+# operation costs about three times as much over soft-RoCE under TCG).
+step routing guest --suite routing --kernel debug --guests 3 --timeout 900 \
+	--script "$top/tests/scenarios/routing.sh" --arg tcp
+step routing-o2ib guest --suite routing-o2ib --kernel debug --guests 3 --timeout 900 \
+	--script "$top/tests/scenarios/routing.sh" --arg o2ib --arg 2000
+
 # Bad local input and failing allocations (Documentation/hardening.md):
 # the ioctl fuzzer as a user and as root, configuration and traffic under
 # failslab / fail_page_alloc.

@@ -1125,7 +1125,9 @@ int kib_send(struct lnet_ni *ni, void *private, struct lnet_msg *msg)
 	}
 	switch (hdr->type) {
 	case LNET_MSG_GET:
-		if (KIB_IMMEDIATE_HDR_NOB + hdr->msg.get.sink_length <=
+		/* a router in between could not RDMA to our sink */
+		if (lnet_msg_is_routed(msg) ||
+		    KIB_IMMEDIATE_HDR_NOB + hdr->msg.get.sink_length <=
 		    KIB_MSG_SIZE)
 			rc = kib_send_immediate(tx, msg);
 		else

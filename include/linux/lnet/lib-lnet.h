@@ -59,6 +59,7 @@ extern struct lnet_int_param lnet_response_tracking;
 extern struct lnet_int_param lnet_recovery_limit;
 extern struct lnet_int_param lnet_max_recovery_ping_interval;
 extern char *lnet_routes;
+extern char *lnet_forwarding;
 unsigned int lnet_lnd_timeout_of(int transaction_timeout, int retry_count);
 int lnet_int_param_check(const struct lnet_int_param *p, const char *val,
 			 int *out);
@@ -299,7 +300,8 @@ extern int lnet_lazy_peer_max;
 struct lnet_peer *lnet_peer_get(struct lnet_ni *ni, lnet_nid_t nid,
 				gfp_t gfp);
 void lnet_peer_put(struct lnet_peer *peer);
-void lnet_peers_del_ni(struct lnet_ni *ni, struct list_head *queued);
+void lnet_peers_del_ni(struct lnet_ni *ni, struct list_head *queued,
+		       struct list_head *rtr_queued);
 struct lnet_peer *lnet_peer_find_locked(lnet_nid_t nid);
 int lnet_peers_init(void);
 void lnet_peers_fini(void);
@@ -322,8 +324,8 @@ int lnet_ni_hold(void);
 void lnet_shutdown_all(void);
 
 /*
- * routes.c: the route table (stored for "lnetctl route"; nothing is
- * forwarded or sent through a gateway yet). api_mutex protects it.
+ * routes.c: the route table and the router checker. Configuration holds
+ * api_mutex; the send path reads the table under RCU.
  */
 struct lnet_route_info {
 	u32		net;		/* remote network */
@@ -332,14 +334,52 @@ struct lnet_route_info {
 	u32		priority;
 	u32		sensitivity;
 	bool		alive;		/* see lnet_route_get() */
+	bool		multi_hop;
 };
 
 int lnet_route_check(u32 net, lnet_nid_t gateway, s32 hops);
 int lnet_route_add(const struct lnet_route_info *route);
 int lnet_route_del(u32 net, lnet_nid_t gateway);
 int lnet_route_get(unsigned int index, struct lnet_route_info *route);
+lnet_nid_t lnet_route_select_rcu(u32 net, u32 src_net);
+unsigned int lnet_route_hops_rcu(u32 net);
+bool lnet_nid_is_gateway_rcu(lnet_nid_t nid);
+int lnet_routes_start(void);
 void lnet_routes_clear(void);
+void lnet_routes_fini(void);
 int lnet_routes_apply_param(void);
+
+/*
+ * router.c: forwarding messages for other nodes, router buffer pools and
+ * router credits (Documentation/routing.md).
+ */
+enum lnet_rtrpool_kind {
+	LNET_RTRPOOL_TINY,	/* no payload: GET, ACK, empty PUT/REPLY */
+	LNET_RTRPOOL_SMALL,	/* up to a page */
+	LNET_RTRPOOL_LARGE,	/* up to LNET_MTU */
+	LNET_NRTRPOOLS
+};
+
+extern int lnet_router_buffers[LNET_NRTRPOOLS];
+extern int lnet_alive_router_check_interval;
+void lnet_router_named(void);
+bool lnet_forwarding_enabled(void);
+int lnet_router_start(void);
+void lnet_router_stop(void);
+void lnet_router_ni_stop(struct lnet_ni *ni, struct list_head *credit_waiters);
+int lnet_peer_rtr_credits(const struct lnet_ni *ni);
+void lnet_forward_parse(struct lnet_ni *ni, const struct lnet_hdr *hdr,
+			lnet_nid_t from, void *private);
+void lnet_forward_rx_done(struct lnet_msg *msg, int status);
+void lnet_forward_release(struct lnet_msg *msg);
+struct lnet_libmd *lnet_rtrbuf_md(struct lnet_rtrbuf *rb);
+int lnet_rtrpool_state(int cpt, int pool, int *npages, int *nbuffers,
+		       int *credits, int *min_credits);
+
+static inline struct lnet_libmd *lnet_msg_payload_md(const struct lnet_msg *msg)
+{
+	return msg->rtrbuf ? lnet_rtrbuf_md(msg->rtrbuf) : msg->md;
+}
 
 /*
  * ioctl.c: /dev/lnet. Other modules (lnet_selftest) may take the commands

@@ -14,8 +14,9 @@
  *       md_slot->lock		one per MD lock slot: the slot's MD handles
  *				and every mutable field of its MDs; the
  *				slot's event queue (keeps per-MD order)
- *   lnet_core.net_lock		peers, credits and NI/peer send queues; never
- *				held with a portal or slot lock
+ *   lnet_core.net_lock		peers, credits and NI/peer send queues,
+ *				router buffer pools and router credits;
+ *				never held with a portal or slot lock
  *     lnet_recovery_lock	recovery queues and NI/peer recovery state
  *				(recovery.c); a leaf
  *   eq->lock			one per EQ: its ring and sequence numbers;
@@ -57,6 +58,8 @@
 struct lnet_lnd;
 struct lnet_ni;
 struct lnet_msg;
+struct lnet_rtrbuf;
+struct lnet_rtrpool;
 
 /* ---- handles --------------------------------------------------------------
  *
@@ -404,6 +407,17 @@ struct lnet_peer {
 	/* jiffies: a message to it completed or one from it came; 0 never */
 	unsigned long		last_alive;
 	struct lnet_recovery	recovery;
+
+	/*
+	 * net_lock. Router credits: messages from this peer that this node
+	 * forwards may hold router buffers, at most @max_rtr_credits at a
+	 * time; below zero they count the messages in @rtr_queue, whose
+	 * payload the LND holds back until a credit comes (router.c).
+	 */
+	int			max_rtr_credits;
+	int			rtr_credits;
+	int			min_rtr_credits;
+	struct list_head	rtr_queue;
 };
 
 /*
@@ -424,6 +438,10 @@ struct lnet_msg {
 						 * or on a lazy portal until then
 						 */
 	struct lnet_libmd	*md;
+	/* forwarded: the router buffer holding the payload (router.c) */
+	struct lnet_rtrbuf	*rtrbuf;
+	struct lnet_rtrpool	*rtrpool;	/* the pool it comes from */
+	struct lnet_peer	*rxpeer;	/* forwarded: sent it to us; ref */
 	unsigned int		offset;		/* into @md */
 	unsigned int		len;		/* payload sent or kept */
 	unsigned int		wanted;		/* rx: payload on the wire */
@@ -447,6 +465,10 @@ struct lnet_msg {
 						 * it, or a recovery ping
 						 */
 	unsigned int		recovery:1;	/* tx: a recovery ping (recovery.c) */
+	unsigned int		routing:1;	/* forwarded for another node */
+	unsigned int		rtr_credit:1;	/* holds a router credit */
+	unsigned int		rtr_wait_credit:1; /* on rxpeer->rtr_queue */
+	unsigned int		rtr_wait_buf:1;	/* on rtrpool->waiting */
 
 	struct lnet_ev_item	ev;
 };
@@ -467,6 +489,8 @@ struct lnet_counters {
 	u64	resend_count;		/* messages sent again (resend.c) */
 	u64	successful_resends;	/* ... that then went */
 	u64	failed_resends;		/* failed with no retries left */
+	u64	route_count;		/* messages forwarded (router.c) */
+	u64	route_length;		/* their payload bytes */
 	/* after the counters: stats.c sums them as an array of u64 */
 	struct u64_stats_sync syncp;
 };

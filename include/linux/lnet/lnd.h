@@ -183,6 +183,16 @@ static inline void lnet_msg_set_health(struct lnet_msg *msg,
 	msg->health_status = hs;
 }
 
+/*
+ * @msg goes through a router (its next hop is a gateway) or is being
+ * forwarded by this node: the next hop is not the node its header names,
+ * so no RDMA shortcut between the two ends may be used.
+ */
+static inline bool lnet_msg_is_routed(const struct lnet_msg *msg)
+{
+	return msg->routing || msg->target.nid != msg->hdr.dest_nid;
+}
+
 /* The payload bytes send() must transmit. */
 static inline unsigned int lnet_msg_len(const struct lnet_msg *msg)
 {

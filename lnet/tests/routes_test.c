@@ -1,0 +1,399 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * White-box tests of routing (Documentation/routing.md) with the fake LND
+ * on nets 0 and 1; net 3 is remote. The route table: what is refused,
+ * gateway choice (priority, hops, round robin, source net), LNetDist().
+ * An end node's send through a gateway. Forwarding: a message for another
+ * node is received into a router buffer and sent on unchanged; short of a
+ * buffer or of the sending peer's router credit it waits, its LND not
+ * asked to receive, until one comes back; no route: dropped, buffer back;
+ * a node that does not forward drops it.
+ *
+ * The checker is off (alive_router_check_interval 0): routes stay alive.
+ */
+#include <linux/module.h>
+#include <linux/lnet/lnd.h>
+#include <linux/lnet/cpt.h>
+#include "fake_lnd.h"
+#include "wb_util.h"
+
+#define REMOTE		FAKE_NET(3)
+#define GW1		FAKE_PEER(0, 1)
+#define GW2		FAKE_PEER(0, 2)
+#define GW3		FAKE_PEER(1, 3)
+#define PAYLOAD		100
+
+struct routes_env {
+	int	interval;
+	int	buffers[LNET_NRTRPOOLS];
+	u8	data[PAYLOAD];
+	u8	out[PAYLOAD];
+};
+
+static struct routes_env *renv(struct kunit *test)
+{
+	return ((struct wb_ctx *)test->priv)->priv;
+}
+
+static int routes_init(struct kunit *test)
+{
+	struct routes_env *env;
+	int i;
+
+	/* one router credit per peer (peer_credits 1), no NI credit limit */
+	env = fake_suite_init(test, 2, 0, 1, sizeof(*env));
+	if (IS_ERR(env))
+		return PTR_ERR(env);
+	env->interval = lnet_alive_router_check_interval;
+	WRITE_ONCE(lnet_alive_router_check_interval, 0);
+	memcpy(env->buffers, lnet_router_buffers, sizeof(env->buffers));
+	for (i = 0; i < PAYLOAD; i++)
+		env->data[i] = i * 7 + 3;
+	return 0;
+}
+
+static void routes_exit(struct kunit *test)
+{
+	struct routes_env *env;
+
+	if (!test->priv)
+		return;
+	env = renv(test);
+	if (env) {
+		WRITE_ONCE(lnet_alive_router_check_interval, env->interval);
+		memcpy(lnet_router_buffers, env->buffers, sizeof(env->buffers));
+	}
+	fake.rx_data = NULL;
+	fake_finish_held(-ESHUTDOWN);
+	fake_lnd_teardown();
+	wb_exit(test);
+}
+
+static int rt_add(u32 net, lnet_nid_t gw, s32 hops, u32 priority)
+{
+	struct lnet_route_info r = {
+		.net = net, .gateway = gw, .hops = hops, .priority = priority,
+	};
+	int rc;
+
+	mutex_lock(&lnet_core.api_mutex);
+	rc = lnet_route_add(&r);
+	mutex_unlock(&lnet_core.api_mutex);
+	return rc;
+}
+
+static int rt_del(u32 net, lnet_nid_t gw)
+{
+	int rc;
+
+	mutex_lock(&lnet_core.api_mutex);
+	rc = lnet_route_del(net, gw);
+	mutex_unlock(&lnet_core.api_mutex);
+	return rc;
+}
+
+static lnet_nid_t rt_pick(u32 net, u32 src_net)
+{
+	lnet_nid_t gw;
+
+	rcu_read_lock();
+	gw = lnet_route_select_rcu(net, src_net);
+	rcu_read_unlock();
+	return gw;
+}
+
+static void routes_add_refused(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, rt_add(FAKE_NET(1), GW1, -1, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, rt_add(REMOTE, FAKE_NID(0, FAKE_MY_ADDR), -1, 0),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, rt_add(REMOTE, FAKE_PEER(2, 1), -1, 0),
+			-EHOSTUNREACH);
+	KUNIT_EXPECT_EQ(test, rt_add(REMOTE, GW1, 0, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, rt_add(REMOTE, GW1, 256, 0), -EINVAL);
+	KUNIT_ASSERT_EQ(test, rt_add(REMOTE, GW1, -1, 0), 0);
+	KUNIT_EXPECT_EQ(test, rt_add(REMOTE, GW1, 2, 5), -EEXIST);
+	KUNIT_EXPECT_EQ(test, rt_del(REMOTE, GW2), -ENOENT);
+	KUNIT_EXPECT_EQ(test, rt_del(REMOTE, GW1), 0);
+	KUNIT_EXPECT_EQ(test, rt_pick(REMOTE, LNET_NET_ANY), LNET_NID_ANY);
+}
+
+static void routes_choice(struct kunit *test)
+{
+	int n1 = 0, n2 = 0, i;
+	lnet_nid_t gw, prev = LNET_NID_ANY;
+
+	KUNIT_ASSERT_EQ(test, rt_add(REMOTE, GW1, -1, 0), 0);
+	KUNIT_ASSERT_EQ(test, rt_add(REMOTE, GW2, 1, 0), 0);
+	KUNIT_ASSERT_EQ(test, rt_add(REMOTE, GW3, 1, 1), 0);
+	KUNIT_ASSERT_EQ(test, rt_add(REMOTE, FAKE_PEER(1, 4), 3, 1), 0);
+
+	/* priority 0 twice, same hops: turn about, never priority 1 */
+	for (i = 0; i < 10; i++) {
+		gw = rt_pick(REMOTE, LNET_NET_ANY);
+		KUNIT_EXPECT_NE(test, gw, prev);
+		n1 += gw == GW1;
+		n2 += gw == GW2;
+		prev = gw;
+	}
+	KUNIT_EXPECT_EQ(test, n1, 5);
+	KUNIT_EXPECT_EQ(test, n2, 5);
+	/* from net 1: its gateways only, the one with fewer hops */
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_EQ(test, rt_pick(REMOTE, FAKE_NET(1)), GW3);
+	KUNIT_EXPECT_EQ(test, rt_del(REMOTE, GW1), 0);
+	KUNIT_EXPECT_EQ(test, rt_del(REMOTE, GW2), 0);
+	KUNIT_EXPECT_EQ(test, rt_pick(REMOTE, LNET_NET_ANY), GW3);
+	KUNIT_EXPECT_EQ(test, rt_pick(FAKE_NET(2), LNET_NET_ANY), LNET_NID_ANY);
+}
+
+static void routes_dist(struct kunit *test)
+{
+	lnet_nid_t src;
+	u32 order;
+
+	KUNIT_EXPECT_EQ(test, LNetDist(FAKE_NID(3, 9), &src, &order),
+			-EHOSTUNREACH);
+	KUNIT_ASSERT_EQ(test, rt_add(REMOTE, GW3, 3, 0), 0);
+	KUNIT_EXPECT_EQ(test, LNetDist(FAKE_NID(3, 9), &src, &order), 4);
+	KUNIT_ASSERT_EQ(test, rt_add(REMOTE, GW1, -1, 1), 0);
+	/* the fewest hops, an unspecified count being 1 */
+	KUNIT_EXPECT_EQ(test, LNetDist(FAKE_NID(3, 9), NULL, NULL), 2);
+	KUNIT_EXPECT_EQ(test, LNetDist(FAKE_PEER(1, 5), NULL, NULL), 1);
+}
+
+static void routes_send_via_gateway(struct kunit *test)
+{
+	struct lnet_process_id far = wb_id(FAKE_NID(3, 9), LNET_PID_LUSTRE + 1);
+	struct lnet_handle_eq eqh = wb_eq(test, 16, NULL);
+	struct lnet_handle_md mdh;
+	struct lnet_event ev;
+	struct lnet_msg *msg;
+
+	fake.send_mode = FAKE_SEND_HOLD;
+	mdh = wb_bind(test, wb_md(renv(test)->data, PAYLOAD, 1, 0, NULL, eqh));
+	KUNIT_EXPECT_EQ(test, LNetPut(LNET_NID_ANY, mdh, LNET_NOACK_REQ, far,
+				      40, 0, 0, 0), -EHOSTUNREACH);
+	KUNIT_ASSERT_EQ(test, rt_add(REMOTE, GW3, -1, 0), 0);
+	KUNIT_ASSERT_EQ(test, LNetPut(LNET_NID_ANY, mdh, LNET_NOACK_REQ, far,
+				      40, 0, 0, 0), 0);
+	msg = fake_take_send(WB_WAIT_MS);
+	KUNIT_ASSERT_NOT_NULL(test, msg);
+	KUNIT_EXPECT_EQ(test, msg->target.nid, GW3);
+	KUNIT_EXPECT_EQ(test, msg->target.pid, LNET_PID_LUSTRE);
+	KUNIT_EXPECT_PTR_EQ(test, msg->ni, fake.ni[1]);
+	KUNIT_EXPECT_EQ(test, msg->hdr.dest_nid, far.nid);
+	KUNIT_EXPECT_EQ(test, msg->hdr.dest_pid, far.pid);
+	KUNIT_EXPECT_EQ(test, msg->hdr.src_nid, FAKE_NID(1, FAKE_MY_ADDR));
+	KUNIT_EXPECT_TRUE(test, lnet_msg_is_routed(msg));
+	fake_done(msg, 0);
+	wb_wait(test, eqh, LNET_EVENT_SEND, &ev);
+	KUNIT_EXPECT_EQ(test, ev.status, 0);
+	KUNIT_EXPECT_EQ(test, ev.target.nid, far.nid);
+}
+
+/* ---- forwarding ------------------------------------------------------------- */
+
+static void rt_router_on(struct kunit *test, int tiny, int small, int large)
+{
+	char *saved = lnet_forwarding;
+	int rc;
+
+	lnet_router_buffers[LNET_RTRPOOL_TINY] = tiny;
+	lnet_router_buffers[LNET_RTRPOOL_SMALL] = small;
+	lnet_router_buffers[LNET_RTRPOOL_LARGE] = large;
+	lnet_forwarding = "enabled";
+	mutex_lock(&lnet_core.api_mutex);
+	rc = lnet_router_start();
+	mutex_unlock(&lnet_core.api_mutex);
+	lnet_forwarding = saved;
+	KUNIT_ASSERT_EQ(test, rc, 0);
+	KUNIT_ASSERT_TRUE(test, lnet_forwarding_enabled());
+}
+
+/* Free buffers (or minus the waiters) of pool @kind, over every CPT. */
+static int rt_pool_credits(int kind, int *nbuffers)
+{
+	int cpt, npages, n, credits, min, sum = 0;
+
+	*nbuffers = 0;
+	for (cpt = 0; cpt < lnet_cpt_number(); cpt++) {
+		if (lnet_rtrpool_state(cpt, kind, &npages, &n, &credits, &min))
+			continue;
+		*nbuffers += n;
+		sum += credits;
+	}
+	return sum;
+}
+
+/* A PUT of PAYLOAD bytes from far away, handed in by @from on net 0. */
+static void rt_inject(struct kunit *test, lnet_nid_t from, lnet_nid_t dst)
+{
+	struct lnet_hdr hdr;
+
+	fake_hdr(&hdr, LNET_MSG_PUT, 0, FAKE_NID(3, 5), PAYLOAD);
+	hdr.dest_nid = dst;
+	hdr.dest_pid = LNET_PID_LUSTRE + 2;
+	hdr.msg.put.ptl_index = 7;
+	hdr.msg.put.match_bits = 0x1234;
+	hdr.msg.put.hdr_data = 0xabcd;
+	fake.rx_data = renv(test)->data;
+	KUNIT_ASSERT_EQ(test, lnet_parse(fake.ni[0], &hdr, from, (void *)(uintptr_t)from,
+					 false), 0);
+}
+
+static void rt_expect_forwarded(struct kunit *test, struct lnet_msg *msg,
+				lnet_nid_t dst)
+{
+	struct routes_env *env = renv(test);
+	struct iov_iter iter;
+
+	KUNIT_ASSERT_NOT_NULL(test, msg);
+	KUNIT_EXPECT_PTR_EQ(test, msg->ni, fake.ni[1]);
+	KUNIT_EXPECT_EQ(test, msg->target.nid, dst);
+	KUNIT_EXPECT_EQ(test, msg->target.pid, LNET_PID_LUSTRE + 2);
+	KUNIT_EXPECT_EQ(test, msg->hdr.type, LNET_MSG_PUT);
+	KUNIT_EXPECT_EQ(test, msg->hdr.src_nid, FAKE_NID(3, 5));
+	KUNIT_EXPECT_EQ(test, msg->hdr.dest_nid, dst);
+	KUNIT_EXPECT_EQ(test, msg->hdr.msg.put.match_bits, 0x1234ULL);
+	KUNIT_EXPECT_EQ(test, msg->hdr.msg.put.hdr_data, 0xabcdULL);
+	KUNIT_EXPECT_EQ(test, lnet_msg_len(msg), PAYLOAD);
+	KUNIT_EXPECT_TRUE(test, lnet_msg_is_routed(msg));
+	memset(env->out, 0, PAYLOAD);
+	lnet_msg_iter(msg, ITER_SOURCE, &iter);
+	KUNIT_EXPECT_EQ(test, copy_from_iter(env->out, PAYLOAD, &iter),
+			(size_t)PAYLOAD);
+	KUNIT_EXPECT_EQ(test, memcmp(env->out, env->data, PAYLOAD), 0);
+}
+
+static void routes_forward_final_hop(struct kunit *test)
+{
+	lnet_nid_t dst = FAKE_PEER(1, 9);
+	struct lnet_msg *msg;
+	int n, full;
+
+	fake.send_mode = FAKE_SEND_HOLD;
+	rt_router_on(test, 1, 1, 1);
+	full = rt_pool_credits(LNET_RTRPOOL_SMALL, &n);
+	KUNIT_EXPECT_EQ(test, full, n);
+	rt_inject(test, GW1, dst);
+	msg = fake_take_send(WB_WAIT_MS);
+	rt_expect_forwarded(test, msg, dst);
+	KUNIT_EXPECT_EQ(test, rt_pool_credits(LNET_RTRPOOL_SMALL, &n), full - 1);
+	fake_done(msg, 0);
+	KUNIT_EXPECT_EQ(test, rt_pool_credits(LNET_RTRPOOL_SMALL, &n), full);
+}
+
+/* Another peer's PUT waits for the only small buffer. */
+static void routes_forward_waits_for_buffer(struct kunit *test)
+{
+	lnet_nid_t dst = FAKE_PEER(1, 9), other = GW2;
+	struct lnet_msg *m1, *m2;
+	unsigned int nrecv;
+	int n, a;
+
+	fake.send_mode = FAKE_SEND_HOLD;
+	rt_router_on(test, 1, 1, 1);
+	/* a second sender whose messages use the same CPT's pools */
+	for (a = 2; a < 100; a++) {
+		other = FAKE_PEER(0, a);
+		if (lnet_ni_cpt_of_nid(fake.ni[0], other) ==
+		    lnet_ni_cpt_of_nid(fake.ni[0], GW1))
+			break;
+	}
+	rt_inject(test, GW1, dst);
+	m1 = fake_take_send(WB_WAIT_MS);
+	KUNIT_ASSERT_NOT_NULL(test, m1);
+	nrecv = READ_ONCE(fake.nrecv);
+	rt_inject(test, other, dst);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(fake.nrecv), nrecv);
+	KUNIT_EXPECT_NULL(test, fake_take_send(WB_QUIET_MS));
+	KUNIT_EXPECT_EQ(test, rt_pool_credits(LNET_RTRPOOL_SMALL, &n), n - 2);
+
+	fake_done(m1, 0);	/* its buffer goes to the waiter */
+	KUNIT_EXPECT_EQ(test, READ_ONCE(fake.nrecv), nrecv + 1);
+	KUNIT_EXPECT_TRUE(test, fake.last_recv.delayed);
+	KUNIT_EXPECT_EQ(test, (lnet_nid_t)(uintptr_t)fake.last_recv.private, other);
+	m2 = fake_take_send(WB_WAIT_MS);
+	rt_expect_forwarded(test, m2, dst);
+	fake_done(m2, 0);
+	KUNIT_EXPECT_EQ(test, rt_pool_credits(LNET_RTRPOOL_SMALL, &n), n);
+}
+
+/* The same peer's second PUT waits for its router credit (1). */
+static void routes_forward_waits_for_credit(struct kunit *test)
+{
+	lnet_nid_t dst = FAKE_PEER(1, 9);
+	struct lnet_msg *m1, *m2;
+	unsigned int nrecv;
+	int n, full;
+
+	fake.send_mode = FAKE_SEND_HOLD;
+	rt_router_on(test, 4, 4, 4);
+	full = rt_pool_credits(LNET_RTRPOOL_SMALL, &n);
+	rt_inject(test, GW1, dst);
+	m1 = fake_take_send(WB_WAIT_MS);
+	KUNIT_ASSERT_NOT_NULL(test, m1);
+	nrecv = READ_ONCE(fake.nrecv);
+	rt_inject(test, GW1, dst);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(fake.nrecv), nrecv);
+	/* waiting for a credit takes no buffer */
+	KUNIT_EXPECT_EQ(test, rt_pool_credits(LNET_RTRPOOL_SMALL, &n), full - 1);
+
+	fake_done(m1, 0);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(fake.nrecv), nrecv + 1);
+	KUNIT_EXPECT_TRUE(test, fake.last_recv.delayed);
+	m2 = fake_take_send(WB_WAIT_MS);
+	rt_expect_forwarded(test, m2, dst);
+	fake_done(m2, 0);
+	KUNIT_EXPECT_EQ(test, rt_pool_credits(LNET_RTRPOOL_SMALL, &n), full);
+}
+
+static void routes_forward_no_route(struct kunit *test)
+{
+	int n, full;
+
+	fake.send_mode = FAKE_SEND_HOLD;
+	rt_router_on(test, 1, 1, 1);
+	full = rt_pool_credits(LNET_RTRPOOL_SMALL, &n);
+	rt_inject(test, GW1, FAKE_NID(2, 9));	/* net 2: not up, no route */
+	KUNIT_EXPECT_NULL(test, fake_take_send(WB_QUIET_MS));
+	KUNIT_EXPECT_EQ(test, rt_pool_credits(LNET_RTRPOOL_SMALL, &n), full);
+	/* through a gateway once there is a route */
+	KUNIT_ASSERT_EQ(test, rt_add(FAKE_NET(2), GW3, -1, 0), 0);
+	rt_inject(test, GW1, FAKE_NID(2, 9));
+	fake_done(fake_take_send(WB_WAIT_MS), 0);
+	KUNIT_EXPECT_EQ(test, rt_pool_credits(LNET_RTRPOOL_SMALL, &n), full);
+}
+
+static void routes_not_a_router(struct kunit *test)
+{
+	unsigned int nnull = READ_ONCE(fake.nrecv_null);
+
+	fake.send_mode = FAKE_SEND_HOLD;
+	KUNIT_EXPECT_FALSE(test, lnet_forwarding_enabled());
+	rt_inject(test, GW1, FAKE_PEER(1, 9));
+	KUNIT_EXPECT_EQ(test, READ_ONCE(fake.nrecv_null), nnull + 1);
+	KUNIT_EXPECT_NULL(test, fake_take_send(WB_QUIET_MS));
+}
+
+static struct kunit_case lnet_routes_cases[] = {
+	KUNIT_CASE(routes_add_refused),
+	KUNIT_CASE(routes_choice),
+	KUNIT_CASE(routes_dist),
+	KUNIT_CASE(routes_send_via_gateway),
+	KUNIT_CASE(routes_forward_final_hop),
+	KUNIT_CASE(routes_forward_waits_for_buffer),
+	KUNIT_CASE(routes_forward_waits_for_credit),
+	KUNIT_CASE(routes_forward_no_route),
+	KUNIT_CASE(routes_not_a_router),
+	{}
+};
+
+static struct kunit_suite lnet_routes_suite = {
+	.name = "lnet_routes",
+	.init = routes_init,
+	.exit = routes_exit,
+	.test_cases = lnet_routes_cases,
+};
+kunit_test_suite(lnet_routes_suite);
