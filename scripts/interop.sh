@@ -4,7 +4,8 @@
 # tcp with Lustre on guest 0, over o2ib (soft-RoCE) with Lustre on guest 1.
 # Each suite prints "suite NAME: N passed, N failed", then the total
 # "N passed, N failed"; exit status 1 on any failure. INTEROP_SUITES=
-# "tcp:0 o2ib:1" (NET:LUSTRE-GUEST words) chooses other runs.
+# "tcp:0 o2ib:1" (NET:LUSTRE-GUEST words; empty: none) chooses other runs.
+# Then routing with three guests (INTEROP_ROUTING, below).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
@@ -20,16 +21,9 @@ lustre=$(scripts/build-lustre.sh | tail -n1)
 
 total_pass=0
 total_fail=0
-for run in ${INTEROP_SUITES:-tcp:0 o2ib:1}; do
-	net=${run%%:*}
-	g=${run#*:}
-	suite=interop-$net-lustre$g
-	log "$suite: $net, Lustre on guest $g"
-	out=$(build/tools/vmtest/lnet-vmtest --suite "$suite" \
-		--kernel stock --guests 2 --timeout 1200 --env "LUSTRE_DIR=$lustre" \
-		--script "$top/tests/scenarios/interop.sh" \
-		--arg "$net" --arg "lustre=$g" --arg full)
-	rc=$?
+# count OUT RC SUITE: add a run's result line to the totals
+count() {
+	local out=$1 rc=$2 suite=$3 line
 	echo "$out"
 	line=$(grep -E '^suite [^:]+: [0-9]+ passed, [0-9]+ failed' <<<"$out" | tail -n1)
 	if [[ $line =~ :\ ([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
@@ -42,6 +36,30 @@ for run in ${INTEROP_SUITES:-tcp:0 o2ib:1}; do
 		total_fail=$((total_fail + 1))
 	fi
 	((rc == 0)) || log "$suite failed (exit $rc); logs in build/vmtest/$suite"
+}
+
+for run in ${INTEROP_SUITES-tcp:0 o2ib:1}; do
+	net=${run%%:*}
+	g=${run#*:}
+	suite=interop-$net-lustre$g
+	log "$suite: $net, Lustre on guest $g"
+	out=$(build/tools/vmtest/lnet-vmtest --suite "$suite" \
+		--kernel stock --guests 2 --timeout 1200 --env "LUSTRE_DIR=$lustre" \
+		--script "$top/tests/scenarios/interop.sh" \
+		--arg "$net" --arg "lustre=$g" --arg full)
+	count "$out" $? "$suite"
+done
+# Routing (tests/scenarios/interop-routing.sh): Lustre's node routing
+# between two of ours, ours between two of Lustre's. INTEROP_ROUTING=
+# "lustre ours" (who routes) chooses other runs; empty: none.
+for r in ${INTEROP_ROUTING-lustre ours}; do
+	suite=interop-routing-$r
+	log "$suite: three guests, $r routes"
+	out=$(build/tools/vmtest/lnet-vmtest --suite "$suite" \
+		--kernel stock --guests 3 --mem 2048 --timeout 1200 \
+		--env "LUSTRE_DIR=$lustre" \
+		--script "$top/tests/scenarios/interop-routing.sh" --arg "router=$r")
+	count "$out" $? "$suite"
 done
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]

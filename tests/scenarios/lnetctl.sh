@@ -516,8 +516,10 @@ if [ $have_tcp = 1 ]; then
 	# a route's state is what its gateway's last ping said, not
 	# configuration: the unreachable gateway's route is down until the
 	# checker has pinged it again
+	grep -v 'state:' /tmp/export1.yaml >/tmp/export1.nostate
+	grep -v 'state:' /tmp/export2.yaml >/tmp/export2.nostate
 	t_check "export, unconfigure, configure, import, export: identical (route state aside)" \
-		diff -u <(grep -v 'state:' /tmp/export1.yaml) <(grep -v 'state:' /tmp/export2.yaml)
+		diff -u /tmp/export1.nostate /tmp/export2.nostate
 	lc_ok "export --backup" export --backup /tmp/backup1.yaml
 	t_check "export --backup: no route state" sh -c "! grep -q 'state:' /tmp/backup1.yaml"
 

@@ -1,0 +1,253 @@
+#!/bin/bash
+# Routing with a real Lustre 2.17.0 LNet node (the reference node,
+# scripts/build-lustre.sh), three guests on the stock kernel:
+#
+#   A (g0) tcp0 --- link 0 --- R (g1) tcp0 + tcp1 --- link 1 --- B (g2) tcp1
+#
+# The argument router=lustre|ours says who routes: Lustre's node between
+# two of ours, or ours between two Lustre nodes. The routers forward from
+# the moment their lnet.ko loads (forwarding=enabled; Lustre's "lnetctl
+# set routing 1" would keep saying "routing disabled" in its ping info
+# for 110 s). The end nodes know the other network through R.
+#
+# Checks: each end node's own lnetctl pings the other end through R; A's
+# lst (A's kind) runs brw write and read of 1 MiB with check=full and a
+# ping test, A the client and then B the client, with no error node;
+# each end node's route is up after its router checker has pinged R (so
+# R's ping info says it routes and its NIs are up); R counted forwarded
+# messages (ours: every router buffer back too).
+#
+# Guests A and B share no link: they meet through R's flags.
+#
+# Run: lnet-vmtest --suite interop-routing-lustre --kernel stock --guests 3 \
+#	--mem 2048 --timeout 1200 --env LUSTRE_DIR=$(scripts/build-lustre.sh | tail -n1) \
+#	--script $LNET_TOP/tests/scenarios/interop-routing.sh --arg router=lustre
+# (modules: make modules LNET_BENCH=1; tools: make tools)
+# shellcheck source=scripts/guest/lib.sh
+. "$LNET_TOP/scripts/guest/lib.sh"
+
+router=lustre
+for a in "$@"; do
+	case $a in
+	router=lustre | router=ours) router=${a#router=} ;;
+	*)
+		t_fail "arguments" "unknown argument '$a'"
+		exit 1
+		;;
+	esac
+done
+if [ "$router" = lustre ]; then
+	ends=ours
+else
+	ends=lustre
+fi
+A_IP=192.0.2.1
+R_IP0=192.0.2.2
+R_IP1=198.51.100.2
+B_IP=198.51.100.3
+A_NID=$A_IP@tcp
+B_NID=$B_IP@tcp1
+WAIT=900
+D=/sys/kernel/debug/lnet
+M=$LUSTRE_DIR/modules
+
+# lustre_modules LNET_PARAMS...: Lustre's libcfs, lnet (with the
+# parameters) and ksocklnd
+lustre_modules() {
+	if [ -z "$LUSTRE_DIR" ] || [ ! -f "$M/lnet.ko" ]; then
+		t_fail "lustre: build present" "LUSTRE_DIR='${LUSTRE_DIR:-}' has no modules"
+		return 1
+	fi
+	modprobe -q sunrpc
+	t_lustre_insmod "lustre: load libcfs" "$M/libcfs.ko" &&
+		t_insmod "lustre: load lnet $*" "$M/lnet.ko" "$@" &&
+		t_lustre_insmod "lustre: load ksocklnd" "$M/ksocklnd.ko" &&
+		t_check "lustre: lnetctl lnet configure" lustre_lnetctl lnet configure
+}
+
+lustre_unload() {
+	[ -d /sys/module/lnet_selftest ] &&
+		t_check "lustre: unload lnet_selftest" rmmod lnet_selftest
+	t_check "lustre: lnetctl lnet unconfigure" lustre_lnetctl lnet unconfigure
+	t_check "lustre: unload ksocklnd" rmmod ksocklnd
+	t_check "lustre: unload lnet" rmmod lnet
+	t_check "lustre: unload libcfs" rmmod libcfs
+}
+
+ours_unload() {
+	[ -d /sys/module/lnet_selftest ] &&
+		t_check "ours: unload lnet_selftest" rmmod lnet_selftest
+	lc_ok "ours: lnet unconfigure" lnet unconfigure
+	t_check "ours: unload ksocklnd" rmmod ksocklnd
+	t_check "ours: unload lnet" rmmod lnet
+}
+
+# ---- the end nodes ------------------------------------------------------------
+# end_load MY_NET REMOTE_NET GATEWAY: an LNet node of kind $ends on MY_NET
+# (eth0) with a route to REMOTE_NET, lnet_selftest loaded
+end_load() {
+	local mynet=$1 rnet=$2 gw=$3
+	if [ "$ends" = lustre ]; then
+		# the checker pings R every 5 s instead of 60
+		lustre_modules alive_router_check_interval=5 &&
+			t_check "lustre: net add $mynet on eth0" \
+				lustre_lnetctl net add --net "$mynet" --if eth0 &&
+			t_check "lustre: route add $rnet via $gw" \
+				lustre_lnetctl route add --net "$rnet" --gateway "$gw" &&
+			t_lustre_insmod "lustre: load lnet_selftest" \
+				"$M/lnet_selftest.ko"
+	else
+		t_insmod "ours: load lnet" "$LNET_MODDIR/lnet/lnet.ko" \
+			"networks=$mynet(eth0)" "routes=\"$rnet $gw\"" \
+			alive_router_check_interval=5 &&
+			t_insmod "ours: load ksocklnd" \
+				"$LNET_MODDIR/klnds/socklnd/ksocklnd.ko" &&
+			lc_ok "ours: lnet configure --all" lnet configure --all &&
+			t_insmod "ours: load lnet_selftest" \
+				"$LNET_MODDIR/lnet/selftest/lnet_selftest.ko"
+	fi
+}
+
+end_checks() {	# end_checks PEER_NID REMOTE_NET GATEWAY
+	local peer=$1 rnet=$2 gw=$3
+	t_retry "$ends: lnetctl ping $peer through R" 120 \
+		node_lnetctl ping --timeout 5 "$peer"
+	node_lnetctl ping --timeout 5 "$peer" >/tmp/ping 2>&1
+	cat /tmp/ping
+	t_check "$ends: the ping reply lists $peer" grep -qwF "$peer" /tmp/ping
+	# the checker pings every 5 s: by now it has judged R at least once
+	sleep 12
+	node_lnetctl route show -v >/tmp/route 2>&1
+	cat /tmp/route
+	t_check "$ends: route to $rnet via $gw listed" grep -qF "$gw" /tmp/route
+	t_check "$ends: route to $rnet up (R's ping info: routing, NIs up)" \
+		grep -qE 'state: up' /tmp/route
+}
+
+lst_ok() {
+	local name=$1
+	shift
+	echo "\$ lst $*"
+	t_check "A console: $name" node_lst "$@"
+}
+
+batch_idle() {
+	local out
+	out=$(node_lst query "$1" 2>&1) || return 1
+	if [ "$ends" = lustre ]; then
+		grep -q 'is stopped' <<<"$out"
+	else
+		grep -q 'Batch is idle' <<<"$out"
+	fi
+}
+
+no_errors() {
+	local out
+	out=$(node_lst show_error a b 2>&1)
+	echo "$out"
+	if grep -q 'Total 0 error nodes in a$' <<<"$out" &&
+		grep -q 'Total 0 error nodes in b$' <<<"$out"; then
+		t_ok "A console: $1: show_error: no error node"
+	else
+		t_fail "A console: $1: show_error: no error node" \
+			"$(grep -v '^Total 0' <<<"$out" | tail -n1)"
+	fi
+}
+
+brw_batch() {	# brw_batch NAME FROM TO
+	local b=$1 f=$2 t=$3
+	lst_ok "add_batch $b" add_batch "$b" || return 1
+	lst_ok "$b: brw write 1M check=full $f -> $t" add_test --batch "$b" \
+		--loop 8 --concurrency 2 --from "$f" --to "$t" brw write size=1M check=full
+	lst_ok "$b: brw read 1M check=full $f -> $t" add_test --batch "$b" \
+		--loop 8 --concurrency 2 --from "$f" --to "$t" brw read size=1M check=full
+	lst_ok "$b: ping $f -> $t" add_test --batch "$b" \
+		--loop 50 --concurrency 4 --from "$f" --to "$t" ping
+	lst_ok "run $b" run "$b" || return 1
+	t_retry "A console: batch $b finished" 600 batch_idle "$b"
+	node_lst stat --count 1 --delay 1 a b 2>&1
+	no_errors "$b"
+}
+
+node_a() {
+	NODE_KIND=$ends
+	end_load tcp0 tcp1 "$R_IP0@tcp" || t_abort
+	t_flag_wait r-ready "$WAIT" "$R_IP0" || t_abort
+	t_flag_wait b-ready "$WAIT" "$R_IP0" || t_abort
+	end_checks "$B_NID" tcp1 "$R_IP0@tcp"
+
+	export LST_SESSION=7
+	lst_ok "new_session" new_session --timeout 300 routed &&
+		lst_ok "add_group a $A_NID" add_group a "$A_NID" &&
+		lst_ok "add_group b $B_NID" add_group b "$B_NID" &&
+		brw_batch a_to_b a b &&
+		brw_batch b_to_a b a
+	lst_ok "end_session" end_session
+	t_flag_set a-done
+	t_flag_wait bye "$WAIT" "$R_IP0"
+	if [ "$ends" = lustre ]; then lustre_unload; else ours_unload; fi
+}
+
+node_b() {
+	NODE_KIND=$ends
+	end_load tcp1 tcp0 "$R_IP1@tcp1" || t_abort
+	t_flag_wait r-ready "$WAIT" "$R_IP1" || t_abort
+	t_flag_set b-ready
+	end_checks "$A_NID" tcp0 "$R_IP1@tcp1"
+	t_flag_set b-done
+	t_flag_wait bye "$WAIT" "$R_IP1"
+	if [ "$ends" = lustre ]; then lustre_unload; else ours_unload; fi
+}
+
+# ---- the router -----------------------------------------------------------------
+node_r() {
+	if [ "$router" = lustre ]; then
+		lustre_modules forwarding=enabled tiny_router_buffers=512 \
+			small_router_buffers=512 large_router_buffers=32 || t_abort
+		t_check "lustre: net add tcp0 on eth0" \
+			lustre_lnetctl net add --net tcp0 --if eth0 || t_abort
+		t_check "lustre: net add tcp1 on eth1" \
+			lustre_lnetctl net add --net tcp1 --if eth1 || t_abort
+		lustre_lnetctl routing show
+	else
+		t_insmod "ours: load lnet (forwarding=enabled)" \
+			"$LNET_MODDIR/lnet/lnet.ko" forwarding=enabled \
+			"networks=tcp0(eth0),tcp1(eth1)" tiny_router_buffers=64 \
+			small_router_buffers=64 large_router_buffers=8 || t_abort
+		t_insmod "ours: load ksocklnd" \
+			"$LNET_MODDIR/klnds/socklnd/ksocklnd.ko" || t_abort
+		lc_ok "ours: lnet configure --all" lnet configure --all || t_abort
+		cat $D/buffers
+	fi
+	t_flag_set r-ready
+	# A cannot see B's flags: pass B's on
+	t_flag_wait b-ready "$WAIT" "$B_IP" || t_abort
+	t_flag_set b-ready
+	t_flag_wait b-done "$WAIT" "$B_IP"
+	t_flag_wait a-done "$WAIT" "$A_IP"
+
+	if [ "$router" = lustre ]; then
+		lustre_lnetctl stats show >/tmp/stats 2>&1
+		cat /tmp/stats
+		# shellcheck disable=SC2016 # awk's fields, not the shell's
+		t_check "lustre: R forwarded messages (route_count)" \
+			awk '/route_count:/ && $2 > 0 { f = 1 } END { exit !f }' /tmp/stats
+	else
+		cat $D/buffers $D/peers $D/stats
+		# shellcheck disable=SC2016 # awk's fields, not the shell's
+		t_check "ours: R forwarded messages (route_count)" awk '$6 > 0 { f = 1 } END { exit !f }' $D/stats
+		# shellcheck disable=SC2016 # awk's fields, not the shell's
+		t_retry "ours: every router buffer back in its pool" 30 \
+			awk 'NR > 1 && $3 != $2 { bad = 1 } END { exit bad || NR < 2 }' $D/buffers
+	fi
+	t_flag_set bye
+	if [ "$router" = lustre ]; then lustre_unload; else ours_unload; fi
+	sleep 5
+}
+
+t_flag_serve
+case $GUEST_INDEX in
+0) node_a ;;
+1) node_r ;;
+2) node_b ;;
+esac
