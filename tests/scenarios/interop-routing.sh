@@ -51,18 +51,21 @@ WAIT=900
 D=/sys/kernel/debug/lnet
 M=$LUSTRE_DIR/modules
 
-# lustre_modules LNET_PARAMS...: Lustre's libcfs, lnet (with the
-# parameters) and ksocklnd
+# lustre_modules CONFIGURE LNET_PARAMS...: Lustre's libcfs, lnet (with the
+# parameters) and ksocklnd, then "lnetctl lnet CONFIGURE"
 lustre_modules() {
+	local configure=$1
+	shift
 	if [ -z "$LUSTRE_DIR" ] || [ ! -f "$M/lnet.ko" ]; then
 		t_fail "lustre: build present" "LUSTRE_DIR='${LUSTRE_DIR:-}' has no modules"
 		return 1
 	fi
 	modprobe -q sunrpc
+	# shellcheck disable=SC2086 # "configure --all": two words
 	t_lustre_insmod "lustre: load libcfs" "$M/libcfs.ko" &&
 		t_insmod "lustre: load lnet $*" "$M/lnet.ko" "$@" &&
 		t_lustre_insmod "lustre: load ksocklnd" "$M/ksocklnd.ko" &&
-		t_check "lustre: lnetctl lnet configure" lustre_lnetctl lnet configure
+		t_check "lustre: lnetctl lnet $configure" lustre_lnetctl lnet $configure
 }
 
 lustre_unload() {
@@ -89,7 +92,7 @@ end_load() {
 	local mynet=$1 rnet=$2 gw=$3
 	if [ "$ends" = lustre ]; then
 		# the checker pings R every 5 s instead of 60
-		lustre_modules alive_router_check_interval=5 &&
+		lustre_modules configure alive_router_check_interval=5 &&
 			t_check "lustre: net add $mynet on eth0" \
 				lustre_lnetctl net add --net "$mynet" --if eth0 &&
 			t_check "lustre: route add $rnet via $gw" \
@@ -202,13 +205,15 @@ node_b() {
 # ---- the router -----------------------------------------------------------------
 node_r() {
 	if [ "$router" = lustre ]; then
-		lustre_modules forwarding=enabled tiny_router_buffers=512 \
+		# forwarding= and networks= are read by "configure --all"
+		# only; a DLC bring-up ("configure", "net add") leaves
+		# forwarding off
+		lustre_modules "configure --all" forwarding=enabled \
+			"networks=tcp0(eth0),tcp1(eth1)" tiny_router_buffers=512 \
 			small_router_buffers=512 large_router_buffers=32 || t_abort
-		t_check "lustre: net add tcp0 on eth0" \
-			lustre_lnetctl net add --net tcp0 --if eth0 || t_abort
-		t_check "lustre: net add tcp1 on eth1" \
-			lustre_lnetctl net add --net tcp1 --if eth1 || t_abort
 		lustre_lnetctl routing show
+		t_check "lustre: routing enabled" \
+			sh -c "LD_LIBRARY_PATH=$LUSTRE_DIR/lib $LUSTRE_DIR/bin/lnetctl routing show | grep -q 'enable: 1'"
 	else
 		t_insmod "ours: load lnet (forwarding=enabled)" \
 			"$LNET_MODDIR/lnet/lnet.ko" forwarding=enabled \
