@@ -50,15 +50,19 @@ for run in ${INTEROP_SUITES-tcp:0 o2ib:1}; do
 	count "$out" $? "$suite"
 done
 # Routing (tests/scenarios/interop-routing.sh): Lustre's node routing
-# between two of ours, ours between two of Lustre's. INTEROP_ROUTING=
-# "lustre ours" (who routes) chooses other runs; empty: none.
-for r in ${INTEROP_ROUTING-lustre ours}; do
-	suite=interop-routing-$r
-	log "$suite: three guests, $r routes"
+# between two of ours, ours between two of Lustre's, from tcp0 to tcp1 or
+# to o2ib0. INTEROP_ROUTING="lustre:tcp ours:tcp lustre:o2ib ours:o2ib"
+# (ROUTER:FAR words) chooses other runs; empty: none.
+for run in ${INTEROP_ROUTING-lustre:tcp ours:tcp lustre:o2ib ours:o2ib}; do
+	r=${run%%:*}
+	far=${run#*:}
+	suite=interop-routing-$r-$far
+	log "$suite: three guests, $r routes tcp0 - ${far}"
 	out=$(build/tools/vmtest/lnet-vmtest --suite "$suite" \
 		--kernel stock --guests 3 --mem 2048 --timeout 1200 \
 		--env "LUSTRE_DIR=$lustre" \
-		--script "$top/tests/scenarios/interop-routing.sh" --arg "router=$r")
+		--script "$top/tests/scenarios/interop-routing.sh" \
+		--arg "router=$r" --arg "far=$far")
 	count "$out" $? "$suite"
 done
 echo "$total_pass passed, $total_fail failed"

@@ -2,10 +2,11 @@
 # Routing with a real Lustre 2.17.0 LNet node (the reference node,
 # scripts/build-lustre.sh), three guests on the stock kernel:
 #
-#   A (g0) tcp0 --- link 0 --- R (g1) tcp0 + tcp1 --- link 1 --- B (g2) tcp1
+#   A (g0) tcp0 --- link 0 --- R (g1) tcp0 + FAR --- link 1 --- B (g2) FAR
 #
-# The argument router=lustre|ours says who routes: Lustre's node between
-# two of ours, or ours between two Lustre nodes. The routers forward from
+# Arguments: router=lustre|ours says who routes: Lustre's node between two
+# of ours, or ours between two Lustre nodes; far=tcp|o2ib chooses FAR:
+# tcp1, or o2ib0 over soft-RoCE on link 1 (default tcp). The routers forward from
 # the moment their lnet.ko loads (forwarding=enabled; Lustre's "lnetctl
 # set routing 1" would keep saying "routing disabled" in its ping info
 # for 110 s). The end nodes know the other network through R.
@@ -21,15 +22,18 @@
 #
 # Run: lnet-vmtest --suite interop-routing-lustre --kernel stock --guests 3 \
 #	--mem 2048 --timeout 1200 --env LUSTRE_DIR=$(scripts/build-lustre.sh | tail -n1) \
-#	--script $LNET_TOP/tests/scenarios/interop-routing.sh --arg router=lustre
+#	--script $LNET_TOP/tests/scenarios/interop-routing.sh --arg router=lustre \
+#	[--arg far=o2ib]
 # (modules: make modules LNET_BENCH=1; tools: make tools)
 # shellcheck source=scripts/guest/lib.sh
 . "$LNET_TOP/scripts/guest/lib.sh"
 
 router=lustre
+far=tcp
 for a in "$@"; do
 	case $a in
 	router=lustre | router=ours) router=${a#router=} ;;
+	far=tcp | far=o2ib) far=${a#far=} ;;
 	*)
 		t_fail "arguments" "unknown argument '$a'"
 		exit 1
@@ -46,53 +50,94 @@ R_IP0=192.0.2.2
 R_IP1=198.51.100.2
 B_IP=198.51.100.3
 A_NID=$A_IP@tcp
-B_NID=$B_IP@tcp1
+if [ "$far" = tcp ]; then
+	FARNET=tcp1 FAR_SUFFIX=tcp1 FAR_LND=ksocklnd
+else
+	FARNET=o2ib0 FAR_SUFFIX=o2ib FAR_LND=ko2iblnd
+fi
+B_NID=$B_IP@$FAR_SUFFIX
 WAIT=900
 D=/sys/kernel/debug/lnet
 M=$LUSTRE_DIR/modules
 
-# lustre_modules CONFIGURE LNET_PARAMS...: Lustre's libcfs, lnet (with the
-# parameters) and ksocklnd, then "lnetctl lnet CONFIGURE"
+# rxe_on IFACE: soft-RoCE on IFACE, for the o2ib LNDs
+rxe_on() {
+	modprobe -q rdma_rxe 2>/dev/null
+	modprobe -q ib_core
+	modprobe -q rdma_cm
+	t_check "soft-RoCE rxe0 on $1" rdma link add rxe0 type rxe netdev "$1"
+}
+
+rxe_off() {
+	if [ -e /sys/class/infiniband/rxe0 ]; then
+		t_check "remove rxe0" rdma link delete rxe0
+	fi
+}
+
+# lustre_modules "LNDS" CONFIGURE LNET_PARAMS...: Lustre's libcfs, lnet
+# (with the parameters) and the LNDS, then "lnetctl lnet CONFIGURE"
 lustre_modules() {
-	local configure=$1
-	shift
+	local lnds=$1 configure=$2 lnd
+	shift 2
 	if [ -z "$LUSTRE_DIR" ] || [ ! -f "$M/lnet.ko" ]; then
 		t_fail "lustre: build present" "LUSTRE_DIR='${LUSTRE_DIR:-}' has no modules"
 		return 1
 	fi
 	modprobe -q sunrpc
-	# shellcheck disable=SC2086 # "configure --all": two words
 	t_lustre_insmod "lustre: load libcfs" "$M/libcfs.ko" &&
-		t_insmod "lustre: load lnet $*" "$M/lnet.ko" "$@" &&
-		t_lustre_insmod "lustre: load ksocklnd" "$M/ksocklnd.ko" &&
-		t_check "lustre: lnetctl lnet $configure" lustre_lnetctl lnet $configure
+		t_insmod "lustre: load lnet $*" "$M/lnet.ko" "$@" || return 1
+	for lnd in $lnds; do
+		t_lustre_insmod "lustre: load $lnd" "$M/$lnd.ko" || return 1
+	done
+	# shellcheck disable=SC2086 # "configure --all": two words
+	t_check "lustre: lnetctl lnet $configure" lustre_lnetctl lnet $configure
 }
 
 lustre_unload() {
+	local lnd
 	[ -d /sys/module/lnet_selftest ] &&
 		t_check "lustre: unload lnet_selftest" rmmod lnet_selftest
 	t_check "lustre: lnetctl lnet unconfigure" lustre_lnetctl lnet unconfigure
-	t_check "lustre: unload ksocklnd" rmmod ksocklnd
+	for lnd in ko2iblnd ksocklnd; do
+		if [ -d "/sys/module/$lnd" ]; then
+			t_check "lustre: unload $lnd" rmmod "$lnd"
+		fi
+	done
 	t_check "lustre: unload lnet" rmmod lnet
 	t_check "lustre: unload libcfs" rmmod libcfs
+	rxe_off
 }
 
 ours_unload() {
+	local lnd
 	[ -d /sys/module/lnet_selftest ] &&
 		t_check "ours: unload lnet_selftest" rmmod lnet_selftest
 	lc_ok "ours: lnet unconfigure" lnet unconfigure
-	t_check "ours: unload ksocklnd" rmmod ksocklnd
+	for lnd in ko2iblnd ksocklnd; do
+		if [ -d "/sys/module/$lnd" ]; then
+			t_check "ours: unload $lnd" rmmod "$lnd"
+		fi
+	done
 	t_check "ours: unload lnet" rmmod lnet
+	rxe_off
+}
+
+ours_lnd() {	# ours_lnd LND: our module file
+	case $1 in
+	ksocklnd) echo "$LNET_MODDIR/klnds/socklnd/ksocklnd.ko" ;;
+	*) echo "$LNET_MODDIR/klnds/o2iblnd/ko2iblnd.ko" ;;
+	esac
 }
 
 # ---- the end nodes ------------------------------------------------------------
-# end_load MY_NET REMOTE_NET GATEWAY: an LNet node of kind $ends on MY_NET
-# (eth0) with a route to REMOTE_NET, lnet_selftest loaded
+# end_load LND MY_NET REMOTE_NET GATEWAY: an LNet node of kind $ends on
+# MY_NET (eth0, LND) with a route to REMOTE_NET, lnet_selftest loaded
 end_load() {
-	local mynet=$1 rnet=$2 gw=$3
+	local lnd=$1 mynet=$2 rnet=$3 gw=$4
+	[ "$lnd" = ksocklnd ] || rxe_on eth0 || return 1
 	if [ "$ends" = lustre ]; then
 		# the checker pings R every 5 s instead of 60
-		lustre_modules configure alive_router_check_interval=5 &&
+		lustre_modules "$lnd" configure alive_router_check_interval=5 &&
 			t_check "lustre: net add $mynet on eth0" \
 				lustre_lnetctl net add --net "$mynet" --if eth0 &&
 			t_check "lustre: route add $rnet via $gw" \
@@ -103,8 +148,7 @@ end_load() {
 		t_insmod "ours: load lnet" "$LNET_MODDIR/lnet/lnet.ko" \
 			"networks=$mynet(eth0)" "routes=\"$rnet $gw\"" \
 			alive_router_check_interval=5 &&
-			t_insmod "ours: load ksocklnd" \
-				"$LNET_MODDIR/klnds/socklnd/ksocklnd.ko" &&
+			t_insmod "ours: load $lnd" "$(ours_lnd "$lnd")" &&
 			lc_ok "ours: lnet configure --all" lnet configure --all &&
 			t_insmod "ours: load lnet_selftest" \
 				"$LNET_MODDIR/lnet/selftest/lnet_selftest.ko"
@@ -174,10 +218,10 @@ brw_batch() {	# brw_batch NAME FROM TO
 
 node_a() {
 	NODE_KIND=$ends
-	end_load tcp0 tcp1 "$R_IP0@tcp" || t_abort
+	end_load ksocklnd tcp0 "$FARNET" "$R_IP0@tcp" || t_abort
 	t_flag_wait r-ready "$WAIT" "$R_IP0" || t_abort
 	t_flag_wait b-ready "$WAIT" "$R_IP0" || t_abort
-	end_checks "$B_NID" tcp1 "$R_IP0@tcp"
+	end_checks "$B_NID" "$FARNET" "$R_IP0@tcp"
 
 	export LST_SESSION=7
 	lst_ok "new_session" new_session --timeout 300 routed &&
@@ -193,10 +237,10 @@ node_a() {
 
 node_b() {
 	NODE_KIND=$ends
-	end_load tcp1 tcp0 "$R_IP1@tcp1" || t_abort
+	end_load "$FAR_LND" "$FARNET" tcp0 "$R_IP1@$FAR_SUFFIX" || t_abort
 	t_flag_wait r-ready "$WAIT" "$R_IP1" || t_abort
 	t_flag_set b-ready
-	end_checks "$A_NID" tcp0 "$R_IP1@tcp1"
+	end_checks "$A_NID" tcp0 "$R_IP1@$FAR_SUFFIX"
 	t_flag_set b-done
 	t_flag_wait bye "$WAIT" "$R_IP1"
 	if [ "$ends" = lustre ]; then lustre_unload; else ours_unload; fi
@@ -204,12 +248,17 @@ node_b() {
 
 # ---- the router -----------------------------------------------------------------
 node_r() {
+	local lnds=ksocklnd lnd
+	if [ "$far" = o2ib ]; then
+		lnds="ksocklnd ko2iblnd"
+		rxe_on eth1 || t_abort
+	fi
 	if [ "$router" = lustre ]; then
 		# forwarding= and networks= are read by "configure --all"
 		# only; a DLC bring-up ("configure", "net add") leaves
 		# forwarding off
-		lustre_modules "configure --all" forwarding=enabled \
-			"networks=tcp0(eth0),tcp1(eth1)" tiny_router_buffers=512 \
+		lustre_modules "$lnds" "configure --all" forwarding=enabled \
+			"networks=tcp0(eth0),$FARNET(eth1)" tiny_router_buffers=512 \
 			small_router_buffers=512 large_router_buffers=32 || t_abort
 		lustre_lnetctl routing show
 		t_check "lustre: routing enabled" \
@@ -217,10 +266,11 @@ node_r() {
 	else
 		t_insmod "ours: load lnet (forwarding=enabled)" \
 			"$LNET_MODDIR/lnet/lnet.ko" forwarding=enabled \
-			"networks=tcp0(eth0),tcp1(eth1)" tiny_router_buffers=64 \
+			"networks=tcp0(eth0),$FARNET(eth1)" tiny_router_buffers=64 \
 			small_router_buffers=64 large_router_buffers=8 || t_abort
-		t_insmod "ours: load ksocklnd" \
-			"$LNET_MODDIR/klnds/socklnd/ksocklnd.ko" || t_abort
+		for lnd in $lnds; do
+			t_insmod "ours: load $lnd" "$(ours_lnd "$lnd")" || t_abort
+		done
 		lc_ok "ours: lnet configure --all" lnet configure --all || t_abort
 		cat $D/buffers
 	fi
