@@ -660,6 +660,8 @@ static int lnet_mod_config_apply(bool skip_existing)
 		rc = __lnet_net_add(cfg, NULL, false);
 		if (rc)
 			break;
+		/* answer pings that come as soon as the NI is up */
+		lnet_ping_target_update();
 	}
 	lnet_free_net_configs(&nets);
 	return rc ?: lnet_routes_apply_param();
@@ -694,18 +696,26 @@ static int lnet_startup(lnet_pid_t pid, bool mod_config)
 	rc = lnet_routes_start();
 	if (rc)
 		goto fail;
+	/*
+	 * The ping target goes up before the networks do: a peer's ping (a
+	 * router checker's) that arrives as soon as an NI is up gets an
+	 * answer instead of waiting for transaction_timeout.
+	 */
+	rc = lnet_ping_target_init();
+	if (rc)
+		goto fail;
+	rc = lnet_router_start();	/* forwarding=enabled */
+	if (rc)
+		goto fail;
 	if (mod_config) {
 		rc = lnet_mod_config_apply(false);
 		if (rc)
 			goto fail;
 	}
-	rc = lnet_router_start();
+	rc = lnet_router_start();	/* routes= naming a local NID */
 	if (rc)
 		goto fail;
-
-	rc = lnet_ping_target_init();
-	if (rc)
-		goto fail;
+	lnet_ping_target_update();
 	rc = lnet_recovery_start();
 	if (rc)
 		goto fail;

@@ -713,6 +713,10 @@ int lnet_parse(struct lnet_ni *ni, const struct lnet_hdr *hdr,
 			     "source NID is not the sender");
 		return 0;
 	}
+	/* from another network: @from forwarded it to us */
+	if (LNET_NIDNET(hdr->src_nid) != LNET_NIDNET(ni->nid) &&
+	    ni != lnet_core.lo_ni)
+		lnet_gateway_forwarded(from, LNET_NIDNET(hdr->src_nid));
 	if (static_branch_unlikely(&lnet_fault_active) &&
 	    lnet_fault_drop_rx(ni, hdr)) {
 		lnet_drop_rx(ni, private, hdr->payload_length, false,

@@ -252,8 +252,9 @@ fail:
  * lnet_router_start() - bring-up: become a router if configured to
  *
  * forwarding=enabled, or forwarding unset and routes= naming one of this
- * node's NIDs as a gateway. Called after the networks and routes of the
- * module parameters are up, before the ping target is built.
+ * node's NIDs as a gateway. Called before the networks of the module
+ * parameters come up and again after their routes; the caller then
+ * rebuilds the ping info (no RTE_DISABLED from now on).
  *
  * Return: 0 or -ENOMEM.
  */
@@ -262,6 +263,8 @@ int lnet_router_start(void)
 	int rc;
 
 	lockdep_assert_held(&lnet_core.api_mutex);
+	if (lnet_router_on)
+		return 0;
 	if (strcmp(lnet_forwarding, "enabled") &&
 	    (lnet_forwarding[0] || !lnet_router_named_here))
 		return 0;

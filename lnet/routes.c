@@ -64,6 +64,7 @@ MODULE_PARM_DESC(avoid_asym_router_failure,
 
 struct lnet_gateway {
 	struct list_head	list;		/* lnet_gateways; api_mutex */
+	struct hlist_node	hash;		/* lnet_gw_hash (RCU) */
 	struct list_head	routes;		/* its routes; RCU readers */
 	struct kref		kref;		/* routes' list + a ping out */
 	struct rcu_head		rcu;
@@ -99,6 +100,7 @@ struct lnet_rnet {
 };
 
 static DEFINE_READ_MOSTLY_HASHTABLE(lnet_rnets, LNET_RNET_HASH_BITS);
+static DEFINE_READ_MOSTLY_HASHTABLE(lnet_gw_hash, LNET_RNET_HASH_BITS);
 static LIST_HEAD(lnet_route_list);	/* api_mutex; in the order added */
 static LIST_HEAD(lnet_gateways);	/* api_mutex */
 static unsigned int lnet_nroutes;	/* api_mutex */
@@ -250,25 +252,6 @@ unsigned int lnet_route_hops_rcu(u32 net)
 		if (!best || lnet_route_hops(r) < best)
 			best = lnet_route_hops(r);
 	return best;
-}
-
-/**
- * lnet_nid_is_gateway_rcu() - is @nid the gateway of one of our routes?
- * @nid: a NID
- *
- * Context: rcu_read_lock() held.
- */
-bool lnet_nid_is_gateway_rcu(lnet_nid_t nid)
-{
-	struct lnet_rnet *rnet;
-	struct lnet_route *r;
-	int bkt;
-
-	hash_for_each_rcu(lnet_rnets, bkt, rnet, hash)
-		list_for_each_entry_rcu(r, &rnet->routes, list)
-			if (r->gw->nid == nid)
-				return true;
-	return false;
 }
 
 /* ---- the router checker -------------------------------------------------- */
@@ -464,6 +447,7 @@ static struct lnet_gateway *lnet_gateway_get(lnet_nid_t nid)
 	gw->nid = nid;
 	gw->alive = !lnet_check_routers_before_use;
 	list_add_tail(&gw->list, &lnet_gateways);
+	hash_add_rcu(lnet_gw_hash, &gw->hash, nid);
 	queue_delayed_work(system_wq, &gw->check, 0);
 	return gw;
 }
@@ -475,8 +459,43 @@ static void lnet_gateway_drop(struct lnet_gateway *gw)
 	if (!list_empty(&gw->routes))
 		return;
 	list_del(&gw->list);
+	hash_del_rcu(&gw->hash);
 	cancel_delayed_work_sync(&gw->check);
 	lnet_gateway_put(gw);
+}
+
+/**
+ * lnet_gateway_forwarded() - a message for us came through @from
+ * @from: the LND-level peer it came from
+ * @src_net: the network of its source, not the one it arrived on
+ *
+ * If @from is a gateway we hold dead, it is forwarding again: it is alive
+ * and its routes to @src_net are up until its next check says otherwise.
+ * Without this a gateway whose ping was lost stays dead for a whole check
+ * interval while traffic flows through it.
+ *
+ * Context: any; takes no lock.
+ */
+void lnet_gateway_forwarded(lnet_nid_t from, u32 src_net)
+{
+	char nid[LNET_NIDSTR_SIZE], net[LNET_NETSTR_SIZE];
+	struct lnet_gateway *gw;
+	struct lnet_route *r;
+
+	rcu_read_lock();
+	hash_for_each_possible_rcu(lnet_gw_hash, gw, hash, from) {
+		if (gw->nid != from || READ_ONCE(gw->alive) ||
+		    READ_ONCE(gw->rte_disabled))
+			continue;
+		WRITE_ONCE(gw->alive, true);
+		list_for_each_entry_rcu(r, &gw->routes, gw_link)
+			if (r->net == src_net)
+				WRITE_ONCE(r->alive, true);
+		pr_info("gateway %s forwards to us: its routes to %s are up\n",
+			lnet_nid2str(from, nid, sizeof(nid)),
+			lnet_net2str(src_net, net, sizeof(net)));
+	}
+	rcu_read_unlock();
 }
 
 /* ---- configuration ------------------------------------------------------- */

@@ -19,6 +19,12 @@
 # PUT and GET of 1 MiB with 8 in flight (baseline: ib_write_bw, 1 MiB RDMA
 # writes, the link's best) and 0 B GETs with 1 and 8 in flight (baseline:
 # ib_send_lat round trips, 1e6 / (2 x one-way latency)).
+# Routing (tests/scenarios/bench-routed.sh, three guests A - R - B, ours on
+# all): lst brw write and read of 1 MiB and ping, 8 in flight, from A to B
+# through R against the same from A to R over one link (baseline), the
+# median of BENCH_ROUNDS rounds; R's CPU use while it routed; and the same
+# comparison for R's kernel IP forwarding (iperf3), what the virtual links
+# and R's CPU allow a store-and-forward hop.
 # lnet_selftest (tests/scenarios/bench-lst.sh, g0 the console and client,
 # g1 the server), for three pairs on each net: Lustre 2.17 on both
 # (scripts/build-lustre.sh), ours on both, and mixed (ours on g0 with our
@@ -76,9 +82,9 @@ if [ "${BENCH_REPORT:-0}" != 1 ]; then
 			args+=(--smp 4 --mem 2048)
 		elif [ "$guests" = 1 ]; then
 			args+=(--smp 2)
-		else
+		elif [ "$guests" = 2 ]; then
 			args+=(--link 0-1)
-		fi
+		fi	# three guests: the default chain 0-1, 1-2
 		[ -n "$lustre" ] && args+=(--env "LUSTRE_DIR=$lustre")
 		[ -n "${BENCH_ROWS:-}" ] && args+=(--env "BENCH_ROWS=$BENCH_ROWS")
 		build/tools/vmtest/lnet-vmtest --suite "$suite" --kernel "$kernel" --guests "$guests" \
@@ -90,6 +96,8 @@ if [ "${BENCH_REPORT:-0}" != 1 ]; then
 	vmtest bench-lockstat debug:1 "$t" bench-lockstat.sh
 	vmtest bench-net 2 "$t" bench-net.sh tcp
 	vmtest bench-net-o2ib 2 "$t" bench-net.sh o2ib
+	# 3 lst rows a round, each twice (direct, routed)
+	vmtest bench-routed 3 $((600 + rounds * 6 * (secs + 15))) bench-routed.sh "$rounds"
 	# 9 lst rows a round, each BENCH_SECS and about 3 s more
 	t=$((600 + rounds * 9 * (secs + 10)))
 	pairs="lustre-lustre ours-ours ours-lustre"
@@ -272,6 +280,41 @@ for net in tcp o2ib; do
 	done
 done
 echo "* flagged: ours/Lustre below 1.2, or mixed below the slower pure pair ($nflag rows)"
+
+# --- routing: A -> B through R against A -> R ---------------------------------
+# routed_stats G NAME FIELD: "median min max n" of NAME's FIELD in the
+# bench-routed run's guest G
+routed_stats() {
+	local f=$top/build/vmtest/bench-routed/$1/bench.txt
+	[ -f "$f" ] || return 0
+	awk -v n="$2" -v f="$3" '$1 == n { for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == f) print kv[2] } }' "$f" |
+		sort -g | awk '{ v[NR] = $1 } END { if (NR) printf "%s %s %s %d\n",
+			NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2, v[1], v[NR], NR }'
+}
+echo
+printf 'routing (ours on A, R, B): lst A -> B through R against A -> R on one link, median of %s rounds [min-max]\n' "$rounds"
+printf '%-24s %-7s %-22s %-22s %8s\n' lst unit direct routed routed/direct
+for name in brw-write-1M-x8 brw-read-1M-x8 ping-x8; do
+	case $name in
+	brw-write-*) field=w_mbit unit=Mbit/s ;;
+	brw-read-*) field=r_mbit unit=Mbit/s ;;
+	ping-*) field=w_rpc unit=RPC/s ;;
+	esac
+	read -r dm dmin dmax _ < <(routed_stats g0 "direct-$name" "$field")
+	read -r rm rmin rmax _ < <(routed_stats g0 "routed-$name" "$field")
+	rd=$(ratio "$rm" "$dm")
+	printf '%-24s %-7s %-22s %-22s %8s\n' "${name//-/ }" "$unit" "$(cell "$dm" "$dmin" "$dmax")" \
+		"$(cell "$rm" "$rmin" "$rmax")" "$rd"
+	echo "routed: lst ${name//-/ } (base: direct),$rm,$unit,$dm,$rd,$rmin,$rmax,,,,,,,,,,,,,," >>"$csv"
+done
+read -r dm dmin dmax _ < <(routed_stats g0 ip-direct mbit_per_sec)
+read -r rm rmin rmax _ < <(routed_stats g0 ip-routed mbit_per_sec)
+rd=$(ratio "$rm" "$dm")
+printf '%-24s %-7s %-22s %-22s %8s\n' "IP forwarding (iperf3)" Mbit/s "$(cell "$dm" "$dmin" "$dmax")" \
+	"$(cell "$rm" "$rmin" "$rmax")" "$rd"
+echo "routed: IP forwarding, iperf3 (base: direct),$rm,Mbit/s,$dm,$rd,$rmin,$rmax,,,,,,,,,,,,,," >>"$csv"
+read -r cm cmin cmax _ < <(routed_stats g1 router-cpu busy_pct)
+echo "router CPU busy while routing: $(cell "$cm" "$cmin" "$cmax") % of its CPUs"
 echo "link: tcp ${tcpbest:-n/a} Mbit/s (best iperf3), o2ib ${ibbest:-n/a} Mbit/s (ib_write_bw)"
 echo "csv: $csv (each round: $rcsv)"
 

@@ -343,7 +343,7 @@ int lnet_route_del(u32 net, lnet_nid_t gateway);
 int lnet_route_get(unsigned int index, struct lnet_route_info *route);
 lnet_nid_t lnet_route_select_rcu(u32 net, u32 src_net);
 unsigned int lnet_route_hops_rcu(u32 net);
-bool lnet_nid_is_gateway_rcu(lnet_nid_t nid);
+void lnet_gateway_forwarded(lnet_nid_t from, u32 src_net);
 int lnet_routes_start(void);
 void lnet_routes_clear(void);
 void lnet_routes_fini(void);
