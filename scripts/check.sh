@@ -166,7 +166,7 @@ step selftest-o2ib guest --suite selftest-o2ib --kernel debug --guests 2 --timeo
 step routing guest --suite routing --kernel debug --guests 3 --timeout 900 \
 	--script "$top/tests/scenarios/routing.sh" --arg tcp
 step routing-o2ib guest --suite routing-o2ib --kernel debug --guests 3 --timeout 900 \
-	--script "$top/tests/scenarios/routing.sh" --arg o2ib --arg 2000
+	--script "$top/tests/scenarios/routing.sh" --arg o2ib --arg 500
 
 # Bad local input and failing allocations (Documentation/hardening.md):
 # the ioctl fuzzer as a user and as root, configuration and traffic under
