@@ -727,6 +727,44 @@ static int lnet_ioc_get_route(struct lnet_ioc_ctx *ctx)
 	return 0;
 }
 
+static int lnet_ioc_config_rtr(struct lnet_ioc_ctx *ctx)
+{
+	struct lnet_ioctl_config_data *d = ctx->buf;
+	int enable = d->cfg_u.buffers.enable, rc;
+
+	if (enable != 0 && enable != 1)
+		return -EINVAL;
+	mutex_lock(&lnet_core.api_mutex);
+	rc = lnet_router_set(enable);
+	mutex_unlock(&lnet_core.api_mutex);
+	return rc;
+}
+
+static_assert(LNET_IOCTL_RTR_POOLS == LNET_NRTRPOOLS);
+
+static int lnet_ioc_get_buf(struct lnet_ioc_ctx *ctx)
+{
+	struct lnet_ioctl_config_data *d = ctx->buf;
+	int cpt = d->cfg_count, i, npages, nbuffers, credits, min;
+
+	if (d->cfg_count >= lnet_cpt_number())
+		return -ENOENT;
+	d->cfg_ncpts = lnet_cpt_number();
+	memset(&d->cfg_u, 0, sizeof(d->cfg_u));
+	d->cfg_u.pools.enable = lnet_forwarding_enabled();
+	for (i = 0; i < LNET_IOCTL_RTR_POOLS; i++) {
+		if (lnet_rtrpool_state(cpt, i, &npages, &nbuffers, &credits,
+				       &min))
+			continue;
+		d->cfg_u.pools.pool[i].npages = npages;
+		d->cfg_u.pools.pool[i].nbuffers = nbuffers;
+		d->cfg_u.pools.pool[i].credits = credits;
+		d->cfg_u.pools.pool[i].mincredits = min;
+	}
+	d->cfg_pad = 0;
+	return 0;
+}
+
 static int lnet_ioc_ping(struct lnet_ioc_ctx *ctx)
 {
 	struct lnet_ioctl_ping_data *p = ctx->buf;
@@ -875,6 +913,10 @@ static const struct lnet_ioc_cmd lnet_ioc_cmds[LNET_IOC_MAX_NR -
 		     LNET_IOC_RUNNING, lnet_ioc_get_route),
 	LNET_IOC_CMD(85, LNET_IOCTL_VERSION2, struct lnet_ioctl_config_data,
 		     LNET_IOC_CHANGE, lnet_ioc_del_net),
+	LNET_IOC_CMD(87, LNET_IOCTL_VERSION2, struct lnet_ioctl_config_data,
+		     LNET_IOC_CHANGE, lnet_ioc_config_rtr),
+	LNET_IOC_CMD(89, LNET_IOCTL_VERSION2, struct lnet_ioctl_config_data,
+		     LNET_IOC_RUNNING, lnet_ioc_get_buf),
 	LNET_IOC_CMD(91, LNET_IOCTL_VERSION2, struct lnet_ioctl_lnet_stats,
 		     LNET_IOC_RUNNING, lnet_ioc_get_stats),
 	LNET_IOC_CMD(94, LNET_IOCTL_VERSION2, struct lnet_ioctl_peer_ni,

@@ -136,25 +136,31 @@ static void lnet_rtrbuf_free(struct lnet_rtrbuf *rb)
 	kfree(rb);
 }
 
+/*
+ * The default pools take about 1.1 GiB: on a node without that much, the
+ * allocation fails (and forwarding is refused) rather than waking the OOM
+ * killer.
+ */
 static struct lnet_rtrbuf *lnet_rtrbuf_alloc(struct lnet_rtrpool *pool,
 					     int node)
 {
+	const gfp_t gfp = GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN;
 	unsigned int i, npages = pool->npages;
 	struct lnet_rtrbuf *rb;
 	struct page *page;
 
-	rb = kzalloc_node(struct_size(rb, md.bvec, npages), GFP_KERNEL, node);
+	rb = kzalloc_node(struct_size(rb, md.bvec, npages), gfp, node);
 	if (!rb)
 		return NULL;
 	rb->pool = pool;
 	INIT_LIST_HEAD(&rb->list);
 	if (!npages)
 		return rb;
-	rb->pages = kcalloc_node(npages, sizeof(*rb->pages), GFP_KERNEL, node);
+	rb->pages = kcalloc_node(npages, sizeof(*rb->pages), gfp, node);
 	if (!rb->pages)
 		goto fail;
 	for (i = 0; i < npages; i++) {
-		page = alloc_pages_node(node, GFP_KERNEL, 0);
+		page = alloc_pages_node(node, gfp, 0);
 		if (!page)
 			goto fail;
 		rb->pages[i] = page;
@@ -172,22 +178,24 @@ static void lnet_rtrpools_free(void)
 {
 	struct lnet_rtrpool *pool, *pools;
 	struct lnet_rtrbuf *rb, *tmp;
+	bool published;
 	int i;
-
 
 	spin_lock_bh(&lnet_core.net_lock);
 	pools = lnet_rtrpools;
 	lnet_rtrpools = NULL;
 	spin_unlock_bh(&lnet_core.net_lock);
+	published = pools;
 	if (!pools)
-		pools = lnet_rtrpools_building;
+		pools = lnet_rtrpools_building;	/* a failed allocation's */
 	lnet_rtrpools_building = NULL;
 	if (!pools)
 		return;
 	for (i = 0; i < lnet_rtrpool_ncpts * LNET_NRTRPOOLS; i++) {
 		pool = &pools[i];
-		WARN_ON(!list_empty(&pool->waiting));
-		WARN_ON(pool->credits != pool->nbuffers);
+		/* every forwarded message is gone: all buffers are back */
+		WARN_ON(published && !list_empty(&pool->waiting));
+		WARN_ON(published && pool->credits != pool->nbuffers);
 		list_for_each_entry_safe(rb, tmp, &pool->free, list)
 			lnet_rtrbuf_free(rb);
 	}
@@ -210,8 +218,18 @@ static int lnet_rtrpools_alloc(void)
 	if (!lnet_rtrpools_building)
 		return -ENOMEM;
 	lnet_rtrpool_ncpts = ncpts;
+	for (i = 0; i < ncpts * LNET_NRTRPOOLS; i++) {
+		INIT_LIST_HEAD(&lnet_rtrpools_building[i].free);
+		INIT_LIST_HEAD(&lnet_rtrpools_building[i].waiting);
+	}
 	for (kind = 0; kind < LNET_NRTRPOOLS; kind++) {
 		total = lnet_router_buffers[kind] ?: lnet_rtrpool_default[kind];
+		if (total < 0) {
+			pr_err("%s_router_buffers=%d: a count of buffers is not negative\n",
+			       name[kind], total);
+			lnet_rtrpools_free();
+			return -EINVAL;
+		}
 		if (total < minimum[kind])
 			pr_warn("%s_router_buffers=%d is below the recommended %d\n",
 				name[kind], total, minimum[kind]);
@@ -219,8 +237,6 @@ static int lnet_rtrpools_alloc(void)
 		for (cpt = 0; cpt < ncpts; cpt++) {
 			pool = lnet_rtrpool_in(lnet_rtrpools_building, cpt,
 					       kind);
-			INIT_LIST_HEAD(&pool->free);
-			INIT_LIST_HEAD(&pool->waiting);
 			pool->npages = kind == LNET_RTRPOOL_TINY ? 0 :
 				       kind == LNET_RTRPOOL_SMALL ? 1 :
 				       DIV_ROUND_UP(LNET_MTU, PAGE_SIZE);
@@ -384,6 +400,43 @@ void lnet_forward_release(struct lnet_msg *msg)
 	srcu_read_unlock(&lnet_core.lnd_srcu, idx);
 }
 
+/*
+ * Drop the forwarded messages waiting for a buffer or a router credit:
+ * those that came in on @ni (all if NULL), and @credit_waiters (taken off
+ * their peers' queues by the caller, or NULL: every peer's, here).
+ */
+static void lnet_forward_drop_waiters(struct lnet_ni *ni,
+				      struct list_head *credit_waiters,
+				      const char *why)
+{
+	struct lnet_rtrpool *pools;
+	struct lnet_msg *msg, *tmp;
+	struct lnet_peer *peer;
+	LIST_HEAD(drop);
+	int i, idx;
+
+	idx = srcu_read_lock(&lnet_core.lnd_srcu);
+	spin_lock_bh(&lnet_core.net_lock);
+	if (credit_waiters)
+		list_splice_init(credit_waiters, &drop);
+	else
+		list_for_each_entry(peer, &lnet_core.peer_list, list)
+			list_splice_tail_init(&peer->rtr_queue, &drop);
+	pools = lnet_rtrpools;
+	for (i = 0; pools && i < lnet_rtrpool_ncpts * LNET_NRTRPOOLS; i++)
+		list_for_each_entry_safe(msg, tmp, &pools[i].waiting, list)
+			if (!ni || msg->ni == ni)
+				list_move_tail(&msg->list, &drop);
+	spin_unlock_bh(&lnet_core.net_lock);
+
+	list_for_each_entry_safe(msg, tmp, &drop, list) {
+		list_del_init(&msg->list);
+		lnet_forward_release(msg);
+		lnet_drop_msg(msg, why);
+	}
+	srcu_read_unlock(&lnet_core.lnd_srcu, idx);
+}
+
 /**
  * lnet_router_ni_stop() - @ni is going down: drop its forwarded waiters
  * @ni: the NI, already marked down
@@ -395,28 +448,47 @@ void lnet_forward_release(struct lnet_msg *msg)
  */
 void lnet_router_ni_stop(struct lnet_ni *ni, struct list_head *credit_waiters)
 {
-	struct lnet_msg *msg, *tmp;
-	LIST_HEAD(drop);
-	int i, idx;
-
-	idx = srcu_read_lock(&lnet_core.lnd_srcu);
-	spin_lock_bh(&lnet_core.net_lock);
-	list_splice_init(credit_waiters, &drop);
-	for (i = 0; lnet_rtrpools && i < lnet_rtrpool_ncpts * LNET_NRTRPOOLS;
-	     i++)
-		list_for_each_entry_safe(msg, tmp, &lnet_rtrpools[i].waiting,
-					 list)
-			if (msg->ni == ni)
-				list_move_tail(&msg->list, &drop);
-	spin_unlock_bh(&lnet_core.net_lock);
-
-	list_for_each_entry_safe(msg, tmp, &drop, list) {
-		list_del_init(&msg->list);
-		lnet_forward_release(msg);
-		lnet_drop_msg(msg, "its NI is going down");
-	}
-	srcu_read_unlock(&lnet_core.lnd_srcu, idx);
+	lnet_forward_drop_waiters(ni, credit_waiters, "its NI is going down");
 }
+
+/**
+ * lnet_router_set() - turn forwarding on or off while LNet runs
+ * @on: the new state
+ *
+ * On: the pools are allocated (module parameters' sizes) unless they
+ * exist from before. Off: messages for other nodes are dropped from now
+ * on and those waiting for a buffer or a credit at once; those being
+ * forwarded finish. The pools stay until LNet goes down (a message being
+ * forwarded still holds a buffer), and serve again if forwarding comes
+ * back. The ping info says so at once (Lustre delays RTE_DISABLED's
+ * removal, not its setting, by 110 s).
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int lnet_router_set(bool on)
+{
+	int rc;
+
+	lockdep_assert_held(&lnet_core.api_mutex);
+	if (on == lnet_router_on)
+		return 0;
+	if (on) {
+		if (!lnet_rtrpools) {
+			rc = lnet_rtrpools_alloc();
+			if (rc)
+				return rc;
+		}
+		WRITE_ONCE(lnet_router_on, true);
+		pr_info("forwarding enabled\n");
+	} else {
+		WRITE_ONCE(lnet_router_on, false);
+		lnet_forward_drop_waiters(NULL, NULL, "forwarding turned off");
+		pr_info("forwarding disabled\n");
+	}
+	lnet_ping_target_update();
+	return 0;
+}
+LNET_EXPORT_FOR_TEST(lnet_router_set);
 
 /* ---- the forwarding path --------------------------------------------------- */
 

@@ -50,7 +50,8 @@ module_param_named(router_ping_timeout, lnet_router_ping_timeout, int, 0644);
 MODULE_PARM_DESC(router_ping_timeout,
 		 "kept for existing configurations and unused: a gateway's ping is answered within transaction_timeout or the gateway is dead (as in Lustre 2.17)");
 
-static int lnet_check_routers_before_use;
+int lnet_check_routers_before_use;
+LNET_EXPORT_FOR_TEST(lnet_check_routers_before_use);
 module_param_named(check_routers_before_use, lnet_check_routers_before_use,
 		   int, 0444);
 MODULE_PARM_DESC(check_routers_before_use,
@@ -74,6 +75,7 @@ struct lnet_gateway {
 	bool			alive;
 	bool			rte_disabled;	/* it says it does not route */
 	atomic_t		pinging;	/* a ping is out */
+	struct lnet_handle_md	ping_mdh;	/* its MD; the check work's */
 	unsigned long		last_check;	/* jiffies of the last answer */
 };
 
@@ -408,6 +410,7 @@ static void lnet_gateway_ping(struct lnet_gateway *gw)
 		return;
 	}
 	/* from here on the UNLINK event ends the check */
+	gw->ping_mdh = ping->mdh;
 	rc = lnet_get(LNET_NID_ANY, ping->mdh, id, LNET_RESERVED_PORTAL,
 		      LNET_PROTO_PING_MATCHBITS, 0, false);
 	if (rc)
@@ -452,7 +455,12 @@ static struct lnet_gateway *lnet_gateway_get(lnet_nid_t nid)
 	return gw;
 }
 
-/* @gw lost its last route: stop checking it and let it go. */
+/*
+ * @gw lost its last route: stop checking it and let it go. A ping still
+ * waiting for its REPLY is unlinked, or shutdown would wait for it as
+ * long as transaction_timeout when the gateway is dead (a stale handle,
+ * of a ping that just ended, is harmless).
+ */
 static void lnet_gateway_drop(struct lnet_gateway *gw)
 {
 	lockdep_assert_held(&lnet_core.api_mutex);
@@ -461,6 +469,8 @@ static void lnet_gateway_drop(struct lnet_gateway *gw)
 	list_del(&gw->list);
 	hash_del_rcu(&gw->hash);
 	cancel_delayed_work_sync(&gw->check);
+	if (atomic_read(&gw->pinging))
+		LNetMDUnlink(gw->ping_mdh);
 	lnet_gateway_put(gw);
 }
 

@@ -9,7 +9,9 @@
  * asked to receive, until one comes back; no route: dropped, buffer back;
  * a node that does not forward drops it.
  *
- * The checker is off (alive_router_check_interval 0): routes stay alive.
+ * The checker is off (alive_router_check_interval 0): routes stay alive,
+ * or dead from the start with check_routers_before_use, until a message
+ * from the gateway's far side shows it forwards.
  */
 #include <linux/module.h>
 #include <linux/lnet/lnd.h>
@@ -61,6 +63,7 @@ static void routes_exit(struct kunit *test)
 	env = renv(test);
 	if (env) {
 		WRITE_ONCE(lnet_alive_router_check_interval, env->interval);
+		WRITE_ONCE(lnet_check_routers_before_use, 0);
 		memcpy(lnet_router_buffers, env->buffers, sizeof(env->buffers));
 	}
 	fake.rx_data = NULL;
@@ -160,6 +163,30 @@ static void routes_dist(struct kunit *test)
 	/* the fewest hops, an unspecified count being 1 */
 	KUNIT_EXPECT_EQ(test, LNetDist(FAKE_NID(3, 9), NULL, NULL), 2);
 	KUNIT_EXPECT_EQ(test, LNetDist(FAKE_PEER(1, 5), NULL, NULL), 1);
+}
+
+/* A gateway held dead comes back when it forwards a message to us. */
+static void routes_dead_gateway_forwards(struct kunit *test)
+{
+	struct lnet_route_info info;
+	struct lnet_hdr hdr;
+
+	WRITE_ONCE(lnet_check_routers_before_use, 1);
+	KUNIT_EXPECT_EQ(test, rt_add(REMOTE, GW1, -1, 0), 0);
+	KUNIT_EXPECT_EQ(test, rt_add(FAKE_NET(2), GW1, -1, 0), 0);
+	WRITE_ONCE(lnet_check_routers_before_use, 0);
+	KUNIT_EXPECT_EQ(test, rt_pick(REMOTE, LNET_NET_ANY), LNET_NID_ANY);
+	mutex_lock(&lnet_core.api_mutex);
+	KUNIT_EXPECT_EQ(test, lnet_route_get(0, &info), 0);
+	mutex_unlock(&lnet_core.api_mutex);
+	KUNIT_EXPECT_FALSE(test, info.alive);
+
+	/* a message for us from net 3, through GW1: nothing takes it */
+	fake_hdr(&hdr, LNET_MSG_PUT, 0, FAKE_NID(3, 5), 0);
+	KUNIT_ASSERT_EQ(test, lnet_parse(fake.ni[0], &hdr, GW1, NULL, false), 0);
+	KUNIT_EXPECT_EQ(test, rt_pick(REMOTE, LNET_NET_ANY), GW1);
+	/* its route to another network waits for the next check */
+	KUNIT_EXPECT_EQ(test, rt_pick(FAKE_NET(2), LNET_NET_ANY), LNET_NID_ANY);
 }
 
 static void routes_send_via_gateway(struct kunit *test)
@@ -366,6 +393,61 @@ static void routes_forward_no_route(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rt_pool_credits(LNET_RTRPOOL_SMALL, &n), full);
 }
 
+static int rt_router_set(bool on)
+{
+	int rc;
+
+	mutex_lock(&lnet_core.api_mutex);
+	rc = lnet_router_set(on);
+	mutex_unlock(&lnet_core.api_mutex);
+	return rc;
+}
+
+/*
+ * Forwarding off at run time: the waiter is dropped at once, new messages
+ * for others too; the one being forwarded finishes and its buffer comes
+ * back; on again, the same pools serve.
+ */
+static void routes_forward_off_and_on(struct kunit *test)
+{
+	lnet_nid_t dst = FAKE_PEER(1, 9), other = GW2;
+	unsigned int nnull;
+	struct lnet_msg *m1;
+	int n, a, full;
+
+	fake.send_mode = FAKE_SEND_HOLD;
+	rt_router_on(test, 1, 1, 1);
+	full = rt_pool_credits(LNET_RTRPOOL_SMALL, &n);
+	for (a = 2; a < 100; a++) {
+		other = FAKE_PEER(0, a);
+		if (lnet_ni_cpt_of_nid(fake.ni[0], other) ==
+		    lnet_ni_cpt_of_nid(fake.ni[0], GW1))
+			break;
+	}
+	rt_inject(test, GW1, dst);
+	m1 = fake_take_send(WB_WAIT_MS);
+	KUNIT_ASSERT_NOT_NULL(test, m1);
+	rt_inject(test, other, dst);		/* waits for the buffer */
+	nnull = READ_ONCE(fake.nrecv_null);
+
+	KUNIT_ASSERT_EQ(test, rt_router_set(false), 0);
+	KUNIT_EXPECT_FALSE(test, lnet_forwarding_enabled());
+	KUNIT_EXPECT_EQ(test, READ_ONCE(fake.nrecv_null), nnull + 1);
+	KUNIT_EXPECT_EQ(test, rt_pool_credits(LNET_RTRPOOL_SMALL, &n), full - 1);
+	rt_inject(test, GW1, dst);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(fake.nrecv_null), nnull + 2);
+	fake_done(m1, 0);
+	KUNIT_EXPECT_EQ(test, rt_pool_credits(LNET_RTRPOOL_SMALL, &n), full);
+	KUNIT_EXPECT_NULL(test, fake_take_send(WB_QUIET_MS));
+
+	KUNIT_ASSERT_EQ(test, rt_router_set(true), 0);
+	KUNIT_EXPECT_EQ(test, rt_pool_credits(LNET_RTRPOOL_SMALL, &n), full);
+	rt_inject(test, GW1, dst);
+	m1 = fake_take_send(WB_WAIT_MS);
+	rt_expect_forwarded(test, m1, dst);
+	fake_done(m1, 0);
+}
+
 static void routes_not_a_router(struct kunit *test)
 {
 	unsigned int nnull = READ_ONCE(fake.nrecv_null);
@@ -381,11 +463,13 @@ static struct kunit_case lnet_routes_cases[] = {
 	KUNIT_CASE(routes_add_refused),
 	KUNIT_CASE(routes_choice),
 	KUNIT_CASE(routes_dist),
+	KUNIT_CASE(routes_dead_gateway_forwards),
 	KUNIT_CASE(routes_send_via_gateway),
 	KUNIT_CASE(routes_forward_final_hop),
 	KUNIT_CASE(routes_forward_waits_for_buffer),
 	KUNIT_CASE(routes_forward_waits_for_credit),
 	KUNIT_CASE(routes_forward_no_route),
+	KUNIT_CASE(routes_forward_off_and_on),
 	KUNIT_CASE(routes_not_a_router),
 	{}
 };

@@ -307,7 +307,7 @@ lc_ok "set transaction_timeout 150" set transaction_timeout 150
 # what tunes a feature not implemented yet is refused, not stored: its
 # default only (a site's exported defaults still import)
 lc_ok "set drop_asym_route 0 (its default)" set drop_asym_route 0
-lc_err "set drop_asym_route 1: EOPNOTSUPP (no routing yet)" 95 set drop_asym_route 1
+lc_err "set drop_asym_route 1: EOPNOTSUPP (asymmetric routes not checked yet)" 95 set drop_asym_route 1
 t_check "... says why" grep -q "accepts only its default" "$ERR"
 t_check "... and the kernel log names the tunable" \
 	sh -c "dmesg | grep -q 'lnet_drop_asym_route=1 refused: asymmetric routes are not checked yet; only 0 is accepted'"
@@ -381,6 +381,10 @@ lc_err "route del of an unknown route: ENOENT" 2 route del --net o2ib1 --gateway
 lc_err "net del of a net that is not up: ENOENT" 2 net del --net tcp7
 # lnetctl rejects an unknown tunable as a usage error (exit 2), not YAML
 lc_usage "set of an unknown tunable: refused" "unknown tunable 'no_such_tunable'" set no_such_tunable 3
+lc_has "routing show: not forwarding" "enable: 0" routing show
+lc_has "routing show: no router buffers" "large: 0" routing show
+lc_err "set routing 2: EINVAL" 22 set routing 2
+lc_ok "set routing 0 (already off)" set routing 0
 lc_err "set of an out-of-range value: EINVAL" 22 set health_sensitivity 5000
 lc_err "set of a non-number: EINVAL" 22 set retry_count many
 lc_err "ping of a net that is not local: EHOSTUNREACH" 113 ping 10.99.99.1@tcp9 --timeout 1

@@ -13,9 +13,11 @@
 #    (ping, PUT/GET of 0 B..1 MiB with every byte checked, then a stream
 #    with 8 in flight: 10,000 operations from A (the second argument),
 #    256 from B), both ways
-#    at once. Then R's buffers and router credits are all back, its
-#    pools did run out (messages waited, none was lost: every check
-#    passed), and it counted what it forwarded.
+#    at once. Then A's lst (lnet_selftest on A and B) runs brw write and
+#    read of 1 MiB with check=full and a ping test, A the client and then
+#    B, with no error node. Then R's buffers and router credits are all
+#    back, its pools did run out (messages waited, none was lost: every
+#    check passed), and it counted what it forwarded.
 # 2. Router failure: R unloads LNet. A's and B's checkers see the gateway
 #    gone and their routes go down; a ping across fails with "no route".
 #    R comes back: the routes come up and pings cross again.
@@ -57,6 +59,7 @@ B_NID=$B_IP@$FAR_SUFFIX
 # the checkers ping every 2 s; a lost ping is given up after 20 s
 CHECK=(alive_router_check_interval=2 lnet_transaction_timeout=20)
 test_ko=$M/tests/lndtest/lnet_lndtest.ko
+LST=$LNET_TOP/build/tools/lst/lst
 
 rxe_on() {	# rxe_on IFACE: soft-RoCE for ko2iblnd on IFACE
 	modprobe -q rdma_rxe 2>/dev/null
@@ -75,6 +78,36 @@ lnd_ko() {	# lnd_ko tcp|o2ib: the LND module file
 route_state() {
 	"$LNETCTL" route show -v --net "$1" 2>/dev/null |
 		sed -n 's/^ *state: //p' | head -n1
+}
+
+lst_ok() {	# lst_ok NAME ARGS...: A's lst succeeds
+	local name=$1
+	shift
+	echo "\$ lst $*"
+	t_check "A console: $name" "$LST" "$@"
+}
+
+batch_idle() {
+	"$LST" query "$1" 2>&1 | grep -q 'Batch is idle'
+}
+
+# lst_brw NAME FROM TO: brw write and read of 1 MiB with check=full and a
+# ping test, FROM's nodes the clients; no error node afterwards
+lst_brw() {
+	local b=$1 f=$2 t=$3
+	lst_ok "add_batch $b" add_batch "$b" || return 1
+	lst_ok "$b: brw write 1M check=full" add_test --batch "$b" --loop 16 \
+		--concurrency 8 --from "$f" --to "$t" brw write size=1M check=full
+	lst_ok "$b: brw read 1M check=full" add_test --batch "$b" --loop 16 \
+		--concurrency 8 --from "$f" --to "$t" brw read size=1M check=full
+	lst_ok "$b: ping" add_test --batch "$b" --loop 100 --concurrency 8 \
+		--from "$f" --to "$t" ping
+	lst_ok "run $b" run "$b" || return 1
+	t_retry "A console: batch $b finished" 600 batch_idle "$b"
+	"$LST" show_error a b >/tmp/errors 2>&1
+	cat /tmp/errors
+	t_check "A console: $b: no error node" \
+		sh -c "grep -q 'Total 0 error nodes in a\$' /tmp/errors && grep -q 'Total 0 error nodes in b\$' /tmp/errors"
 }
 
 # ---- the end nodes --------------------------------------------------------------
@@ -97,7 +130,19 @@ end_node() {
 		sh -c "'$LNETCTL' route show -v | grep -q 'gateway: $gw'"
 	t_retry "the other side's client done with us" 900 \
 		grep -qx '[1-9][0-9]*' /sys/module/lnet_lndtest/parameters/peer_done
+	t_insmod "load lnet_selftest" "$M/lnet/selftest/lnet_selftest.ko"
 	t_flag_set traffic-done
+	if [ "$GUEST_INDEX" = 0 ]; then
+		t_flag_wait lst-go 600 "$raddr" || t_abort
+		export LST_SESSION=$$
+		lst_ok "new_session" new_session --timeout 300 routed &&
+			lst_ok "add_group a $A_NID" add_group a "$A_NID" &&
+			lst_ok "add_group b $B_NID" add_group b "$B_NID" &&
+			lst_brw a_to_b a b &&
+			lst_brw b_to_a b a
+		lst_ok "end_session" end_session
+		t_flag_set lst-done
+	fi
 
 	# ---- R goes away, then comes back
 	t_flag_wait r-down 300 "$raddr" || t_abort
@@ -120,6 +165,7 @@ end_node() {
 	t_flag_wait bye 300 "$raddr"
 
 	t_check "unload lnet_lndtest" rmmod lnet_lndtest
+	t_check "unload lnet_selftest" rmmod lnet_selftest
 	t_check "unload $(basename "$ko" .ko)" rmmod "$(basename "$ko" .ko)"
 	t_check "unload lnet" rmmod lnet
 }
@@ -163,6 +209,8 @@ router() {
 
 	t_flag_wait traffic-done 1200 "$A_IP" || t_abort
 	t_flag_wait traffic-done 600 "$B_IP" || t_abort
+	t_flag_set lst-go	# B is ready: A's lst may start
+	t_flag_wait lst-done 900 "$A_IP" || t_abort
 	cat $D/buffers $D/peers $D/stats
 	t_retry "R: every router buffer back in its pool" 30 pools_back
 	# shellcheck disable=SC2016 # awk's fields, not the shell's
@@ -176,6 +224,18 @@ router() {
 		awk -v n="$stream" '$6 > n { f = 1 } END { exit !f }' $D/stats
 	t_check "R: A and B known as peers" \
 		sh -c "grep -q '^$A_NID ' $D/peers && grep -q '^$B_NID ' $D/peers"
+	"$LNETCTL" routing show
+	t_check "R: routing show: forwarding, a large pool of 256-page buffers" \
+		sh -c "'$LNETCTL' routing show | grep -q 'enable: 1' &&
+			'$LNETCTL' routing show | grep -q 'npages: 256'"
+	lc_ok "R: set routing 0" set routing 0
+	t_check "R: routing show: not forwarding" \
+		sh -c "'$LNETCTL' routing show | grep -q 'enable: 0'"
+	t_check "R: forwarding disabled logged" \
+		sh -c "dmesg | grep -q 'lnet: forwarding disabled'"
+	lc_ok "R: set routing 1" set routing 1
+	t_check "R: routing show: forwarding again" \
+		sh -c "'$LNETCTL' routing show | grep -q 'enable: 1'"
 
 	r_unload
 	t_flag_set r-down

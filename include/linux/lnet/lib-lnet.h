@@ -362,9 +362,11 @@ enum lnet_rtrpool_kind {
 
 extern int lnet_router_buffers[LNET_NRTRPOOLS];
 extern int lnet_alive_router_check_interval;
+extern int lnet_check_routers_before_use;
 void lnet_router_named(void);
 bool lnet_forwarding_enabled(void);
 int lnet_router_start(void);
+int lnet_router_set(bool on);
 void lnet_router_stop(void);
 void lnet_router_ni_stop(struct lnet_ni *ni, struct list_head *credit_waiters);
 int lnet_peer_rtr_credits(const struct lnet_ni *ni);

@@ -51,9 +51,9 @@ constexpr Command table[] = {
 	{ 84, "ADD_NET", v2, cfg, false, false },
 	{ 85, "DEL_NET", v2, cfg, false, true },
 	{ 86, "GET_NET", v2, cfg, false, false },
-	{ 87, "CONFIG_RTR", v2, cfg, false, false },
+	{ 87, "CONFIG_RTR", v2, cfg, false, true },
 	{ 88, "ADD_BUF", v2, cfg, false, false },
-	{ 89, "GET_BUF", v2, cfg, false, false },
+	{ 89, "GET_BUF", v2, cfg, true, true },
 	{ 90, "GET_PEER_INFO", v2, cfg, false, false },
 	{ 91, "GET_LNET_STATS", v2, sizeof(struct lnet_ioctl_lnet_stats), true, true },
 	{ 92, "ADD_PEER_NI", v2, cfg, false, false },
@@ -89,7 +89,7 @@ constexpr Command table[] = {
 bool reconfigures(unsigned int nr)
 {
 	return nr == 56 || nr == 59 || nr == 64 || nr == 81 || nr == 82 || nr == 85 ||
-	       nr == 95 || nr == 96;
+	       nr == 87 || nr == 95 || nr == 96;
 }
 
 // Values that have found bugs in parsers: boundaries, the NIDs a node

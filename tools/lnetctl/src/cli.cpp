@@ -82,6 +82,8 @@ private:
 	RouteAddArgs route_add_;
 	RouteDelArgs route_del_;
 	RouteShowArgs route_show_;
+	RoutingShowArgs routing_show_;
+	SetRoutingArgs set_routing_;
 	PingArgs ping_;
 	StatsShowArgs stats_show_;
 	StatsResetArgs stats_reset_;
@@ -287,6 +289,19 @@ void Cli::other_verbs()
 			->required()->type_name("VALUE");
 		bind(sub, set_.back());
 	}
+	auto *routing_set = set->add_subcommand("routing",
+		"1: forward messages for other nodes (router buffers are made "
+		"the first time), 0: stop forwarding");
+	routing_set->add_option("value", set_routing_.value, "0 or 1")
+		->required()->type_name("VALUE");
+	bind(routing_set, set_routing_);
+
+	auto *routing = app.add_subcommand("routing", "forwarding and router buffers");
+	routing->require_subcommand(1);
+	bind(routing->add_subcommand("show",
+				     "whether this node forwards, and its router "
+				     "buffer pools per CPT"),
+	     routing_show_);
 
 	auto *exp = app.add_subcommand("export",
 				       "write the configuration as YAML (net, "
@@ -532,6 +547,10 @@ Outcome execute(Kernel &kernel, const Command &command)
 				return route_del(kernel, a);
 			else if constexpr (std::is_same_v<T, RouteShowArgs>)
 				return route_show(kernel, a);
+			else if constexpr (std::is_same_v<T, RoutingShowArgs>)
+				return routing_show(kernel, a);
+			else if constexpr (std::is_same_v<T, SetRoutingArgs>)
+				return set_routing(kernel, a);
 			else if constexpr (std::is_same_v<T, PingArgs>)
 				return ping(kernel, a);
 			else if constexpr (std::is_same_v<T, StatsShowArgs>)

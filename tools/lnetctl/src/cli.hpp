@@ -21,7 +21,8 @@ namespace lnetctl {
 using Command = std::variant<LnetConfigureArgs, LnetUnconfigureArgs, NetAddArgs,
 			     NetDelArgs, NetShowArgs, NetSetArgs, PeerShowArgs,
 			     PeerSetArgs, RouteAddArgs,
-			     RouteDelArgs, RouteShowArgs, PingArgs, StatsShowArgs,
+			     RouteDelArgs, RouteShowArgs, RoutingShowArgs,
+			     SetRoutingArgs, PingArgs, StatsShowArgs,
 			     StatsResetArgs, GlobalShowArgs, SetArgs, ExportArgs,
 			     ImportArgs, FaultAddArgs, FaultDelArgs, FaultResetArgs,
 			     FaultShowArgs, DebugRecoveryArgs>;

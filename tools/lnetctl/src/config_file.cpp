@@ -533,8 +533,8 @@ Ip2netsChoice ip2nets_choose(const PlannedIp2nets &rule,
 	return c;
 }
 
-// routing: {enable: 0|1}. This LNet never forwards: 0 is what it does
-// anyway, 1 is reported as not supported (after the rest is applied).
+// routing: {enable: 0|1}: forwarding on or off ("set routing"), applied
+// after the networks (--add only).
 void Parser::routing(const YAML::Node &map)
 {
 	ErrorSite s = site("routing");
@@ -549,8 +549,8 @@ void Parser::routing(const YAML::Node &map)
 		return;
 	auto enable = integer(s, map["enable"], "enable", 0, 1);
 
-	if (enable && *enable)
-		plan.unsupported.push_back("routing");
+	if (enable)
+		plan.routing = *enable == 1;
 }
 
 ConfigPlan parse_config(std::string_view text, std::string_view command,

@@ -6,6 +6,7 @@
 #define LNETCTL_CONFIG_FILE_HPP
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -46,14 +47,15 @@ struct ConfigPlan {
 	std::vector<PlannedIp2nets> ip2nets;
 	std::vector<RouteConfig> routes;
 	std::vector<PlannedGlobal> globals;
+	std::optional<bool> routing;		// routing: enable: 0|1
 	// Well-formed, non-empty sections this lnetctl does not configure
-	// (peer, udsp, routing, ...): reported, not applied.
+	// (peer, udsp, buffers, ...): reported, not applied.
 	std::vector<std::string> unsupported;
 
 	bool empty() const
 	{
 		return nis.empty() && ip2nets.empty() && routes.empty() &&
-		       globals.empty();
+		       globals.empty() && !routing;
 	}
 };
 

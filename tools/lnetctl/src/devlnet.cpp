@@ -190,6 +190,30 @@ std::vector<RouteInfo> DevLnet::get_routes()
 	return routes;
 }
 
+RoutingInfo DevLnet::get_routing()
+{
+	RoutingInfo info;
+
+	for (std::uint32_t cpt = 0; cpt < max_entries; cpt++) {
+		auto d = pack_get_buf(cpt);
+		int err = try_ioctl(LNET_IOC_GET_BUF, &d);
+
+		if (err == ENOENT)
+			break;
+		if (err)
+			throw KernelError(err, lnet::ioctl_error_text(err));
+		info.cpts.push_back(unpack_buf(d, info.enabled));
+	}
+	return info;
+}
+
+void DevLnet::set_routing(bool enable)
+{
+	auto d = pack_config_rtr(enable);
+
+	do_ioctl(LNET_IOC_CONFIG_RTR, &d);
+}
+
 PingReply DevLnet::ping(const PingRequest &request)
 {
 	std::vector<lnet_process_id> ids(ping_capacity);

@@ -34,6 +34,8 @@ public:
 	void add_route(const RouteConfig &route) override;
 	void del_route(std::uint32_t net, lnet_nid_t gateway) override;
 	std::vector<RouteInfo> get_routes() override;
+	RoutingInfo get_routing() override;
+	void set_routing(bool enable) override;
 	PingReply ping(const PingRequest &request) override;
 	Counters get_stats() override;
 	void reset_stats() override;

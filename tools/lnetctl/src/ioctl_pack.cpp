@@ -427,6 +427,38 @@ RouteInfo unpack_route(const lnet_ioctl_config_data &r)
 	return info;
 }
 
+lnet_ioctl_config_data pack_config_rtr(bool enable)
+{
+	auto d = config_data();
+
+	d.cfg_u.buffers.enable = enable ? 1 : 0;
+	return d;
+}
+
+lnet_ioctl_config_data pack_get_buf(std::uint32_t cpt)
+{
+	auto d = config_data();
+
+	d.cfg_count = cpt;
+	return d;
+}
+
+std::array<RouterPool, 3> unpack_buf(const lnet_ioctl_config_data &r,
+				     bool &enabled)
+{
+	static_assert(LNET_IOCTL_RTR_POOLS == 3);
+	std::array<RouterPool, 3> pools{};
+
+	enabled = r.cfg_u.pools.enable != 0;
+	for (std::size_t i = 0; i < pools.size(); i++) {
+		const auto &p = r.cfg_u.pools.pool[i];
+
+		pools[i] = RouterPool{ p.npages, p.nbuffers, p.credits,
+				       p.mincredits };
+	}
+	return pools;
+}
+
 lnet_ioctl_ping_data pack_ping(const PingRequest &request,
 			       std::span<lnet_process_id> ids)
 {

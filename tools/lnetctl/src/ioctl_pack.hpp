@@ -56,6 +56,11 @@ lnet_ioctl_config_data pack_add_route(const RouteConfig &route);
 lnet_ioctl_config_data pack_del_route(std::uint32_t net, lnet_nid_t gateway);
 lnet_ioctl_config_data pack_get_route(std::uint32_t index);
 RouteInfo unpack_route(const lnet_ioctl_config_data &reply);
+lnet_ioctl_config_data pack_config_rtr(bool enable);
+lnet_ioctl_config_data pack_get_buf(std::uint32_t cpt);
+// One CPT's pools (and whether the node forwards) of a GET_BUF reply.
+std::array<RouterPool, 3> unpack_buf(const lnet_ioctl_config_data &reply,
+				     bool &enabled);
 
 // PING_PEER; @ids receives the target's ping info entries.
 lnet_ioctl_ping_data pack_ping(const PingRequest &request,

@@ -207,6 +207,25 @@ struct PeerInfo {
 	bool operator==(const PeerInfo &) const = default;
 };
 
+// One router buffer pool of one CPT ("routing show").
+struct RouterPool {
+	std::int32_t npages = 0;	// per buffer
+	std::int32_t nbuffers = 0;
+	std::int32_t credits = 0;	// below zero: messages waiting
+	std::int32_t mincredits = 0;
+
+	bool operator==(const RouterPool &) const = default;
+};
+
+// Forwarding and the router buffer pools, tiny / small / large per CPT
+// (all zero on a node that never forwarded).
+struct RoutingInfo {
+	bool enabled = false;
+	std::vector<std::array<RouterPool, 3>> cpts;
+
+	bool operator==(const RoutingInfo &) const = default;
+};
+
 struct PingRequest {
 	lnet_process_id target{ LNET_NID_ANY, LNET_PID_ANY };
 	lnet_nid_t source = LNET_NID_ANY;
@@ -310,6 +329,9 @@ public:
 	virtual void add_route(const RouteConfig &route) = 0;
 	virtual void del_route(std::uint32_t net, lnet_nid_t gateway) = 0;
 	virtual std::vector<RouteInfo> get_routes() = 0;
+
+	virtual RoutingInfo get_routing() = 0;
+	virtual void set_routing(bool enable) = 0;
 
 	virtual PingReply ping(const PingRequest &request) = 0;
 

@@ -5,6 +5,7 @@
 #include <lnet/nid.hpp>
 
 #include <algorithm>
+#include <array>
 
 #include "fault_text.hpp"
 
@@ -253,6 +254,53 @@ yaml::Node render_routes(std::span<const RouteInfo> routes,
 		items.push_back(yaml::map(std::move(m)));
 	}
 	return yaml::seq(std::move(items));
+}
+
+namespace {
+constexpr std::array<std::string_view, 3> pool_names = { "tiny", "small",
+							  "large" };
+}  // namespace
+
+yaml::Node render_routing(const RoutingInfo &routing)
+{
+	yaml::Seq items;
+
+	for (std::size_t cpt = 0; cpt < routing.cpts.size(); cpt++) {
+		yaml::Map pools;
+
+		for (std::size_t i = 0; i < pool_names.size(); i++) {
+			const auto &p = routing.cpts[cpt][i];
+			yaml::Map m;
+
+			add(m, "npages", num(p.npages));
+			add(m, "nbuffers", num(p.nbuffers));
+			add(m, "credits", num(p.credits));
+			add(m, "mincredits", num(p.mincredits));
+			add(pools, std::string(pool_names[i]), yaml::map(std::move(m)));
+		}
+		yaml::Map entry;
+		add(entry, "cpt[" + std::to_string(cpt) + "]",
+		    yaml::map(std::move(pools)));
+		items.push_back(yaml::map(std::move(entry)));
+	}
+	yaml::Map enable;
+	add(enable, "enable", num(routing.enabled ? 1 : 0));
+	items.push_back(yaml::map(std::move(enable)));
+	return yaml::seq(std::move(items));
+}
+
+yaml::Node render_buffers(const RoutingInfo &routing)
+{
+	yaml::Map m;
+
+	for (std::size_t i = 0; i < pool_names.size(); i++) {
+		std::int64_t total = 0;
+
+		for (const auto &cpt : routing.cpts)
+			total += cpt[i].nbuffers;
+		add(m, std::string(pool_names[i]), num(total));
+	}
+	return yaml::map(std::move(m));
 }
 
 yaml::Node render_ping(const PingReply &reply)

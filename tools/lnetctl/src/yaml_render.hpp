@@ -41,6 +41,10 @@ std::string format_cpts(std::span<const std::uint32_t> cpts);
 yaml::Node render_nets(std::span<const NiView> nis, const NetFields &fields);
 // The value of "peer:".
 yaml::Node render_peers(std::span<const PeerInfo> peers, bool verbose);
+// The value of "routing:" (per-CPT pools, then enable), and of "buffers:"
+// (each pool's buffers over all CPTs).
+yaml::Node render_routing(const RoutingInfo &routing);
+yaml::Node render_buffers(const RoutingInfo &routing);
 // The value of "route:".
 yaml::Node render_routes(std::span<const RouteInfo> routes,
 			 const RouteFields &fields);

@@ -24,6 +24,15 @@ TEST(Cli, LnetConfigure)
 	parsed<LnetUnconfigureArgs>({ "lnet", "unconfigure" });
 }
 
+TEST(Cli, Routing)
+{
+	parsed<RoutingShowArgs>({ "routing", "show" });
+	EXPECT_EQ(parsed<SetRoutingArgs>({ "set", "routing", "1" }),
+		  (SetRoutingArgs{ "1" }));
+	expect_usage_error({ "set", "routing" }, "value");
+	expect_usage_error({ "routing" }, "");
+}
+
 TEST(Cli, NetAddAllOptions)
 {
 	NetAddArgs want;

@@ -595,6 +595,63 @@ TEST(Commands, RouteDelAndShow)
 	EXPECT_NE(r.err.find("del:\n    - route:\n          errno: -2\n"), std::string::npos);
 }
 
+TEST(Commands, RoutingShowAndSet)
+{
+	FakeKernel k = node();
+	Result r = run_words(k, { "routing", "show" });
+	ASSERT_EQ(r.status, 0) << r.err;
+	EXPECT_NE(r.out.find("    - enable: 0\n"), std::string::npos) << r.out;
+	EXPECT_NE(r.out.find("buffers:\n    tiny: 0\n    small: 0\n    large: 0\n"),
+		  std::string::npos) << r.out;
+
+	ASSERT_EQ(run_words(k, { "set", "routing", "1" }).status, 0);
+	EXPECT_TRUE(k.routing.enabled);
+	r = run_words(k, { "routing", "show" });
+	EXPECT_EQ(r.out, "routing:\n"
+			 "    - cpt[0]:\n"
+			 "          tiny:\n"
+			 "              npages: 0\n"
+			 "              nbuffers: 2048\n"
+			 "              credits: 2048\n"
+			 "              mincredits: 2048\n"
+			 "          small:\n"
+			 "              npages: 1\n"
+			 "              nbuffers: 16384\n"
+			 "              credits: 16384\n"
+			 "              mincredits: 16384\n"
+			 "          large:\n"
+			 "              npages: 256\n"
+			 "              nbuffers: 1024\n"
+			 "              credits: 1024\n"
+			 "              mincredits: 1024\n"
+			 "    - enable: 1\n"
+			 "buffers:\n"
+			 "    tiny: 2048\n"
+			 "    small: 16384\n"
+			 "    large: 1024\n");
+	ASSERT_EQ(run_words(k, { "set", "routing", "0" }).status, 0);
+	EXPECT_FALSE(k.routing.enabled);
+
+	r = run_words(k, { "set", "routing", "2" });
+	EXPECT_EQ(r.status, 1);
+	EXPECT_NE(r.err.find("0 or 1"), std::string::npos) << r.err;
+	k.fail["set_routing"] = ENOMEM;
+	r = run_words(k, { "set", "routing", "1" });
+	EXPECT_EQ(r.status, 1);
+	EXPECT_NE(r.err.find("cannot enable forwarding"), std::string::npos) << r.err;
+}
+
+TEST(Commands, ImportRouting)
+{
+	FakeKernel k = node();
+	Outcome o = apply_config(k, "routing:\n    enable: 1\n", ImportMode::add);
+	EXPECT_TRUE(o.ok());
+	EXPECT_TRUE(k.routing.enabled);
+	o = apply_config(k, "routing:\n    enable: 0\n", ImportMode::add);
+	EXPECT_TRUE(o.ok());
+	EXPECT_FALSE(k.routing.enabled);
+}
+
 TEST(Commands, PingMixedResults)
 {
 	FakeKernel k = node();

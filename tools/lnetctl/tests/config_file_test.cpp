@@ -208,16 +208,20 @@ TEST(ConfigFile, UnsupportedSectionsAreListed)
 			 "routing:\n    enable: 1\n"
 			 "route:\n    - net: o2ib1\n      gateway: 1.2.3.4@tcp\n");
 	EXPECT_TRUE(p.o.ok());
-	EXPECT_EQ(p.plan.unsupported, (std::vector<std::string>{ "peer", "routing" }));
+	EXPECT_EQ(p.plan.unsupported, (std::vector<std::string>{ "peer" }));
 	EXPECT_EQ(p.plan.routes.size(), 1U);
+	EXPECT_EQ(p.plan.routing, std::optional<bool>(true));
 }
 
-// A node that does not route (what this LNet is) imports as such.
-TEST(ConfigFile, RoutingDisabledIsWhatWeAre)
+// routing: enable: 0|1 is planned as "set routing"
+TEST(ConfigFile, RoutingEnable)
 {
 	Parsed p = parse("routing:\n    enable: 0\n");
 	EXPECT_TRUE(p.o.ok());
 	EXPECT_TRUE(p.plan.unsupported.empty());
+	EXPECT_EQ(p.plan.routing, std::optional<bool>(false));
+	EXPECT_FALSE(p.plan.empty());
+	EXPECT_FALSE(parse("routing:\n").plan.routing.has_value());
 	expect_error("routing:\n    enable: 2\n", "routing", EINVAL, "enable");
 	expect_error("routing: 1\n", "routing", EINVAL, "must be a mapping");
 }

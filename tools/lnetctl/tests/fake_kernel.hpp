@@ -39,6 +39,7 @@ public:
 	std::vector<NiInfo> nis;
 	std::vector<NiConfig> added;	// every add_ni request, as received
 	std::vector<RouteInfo> routes;
+	RoutingInfo routing{ false, { {} } };	// one CPT, no pools yet
 	std::vector<PeerInfo> peers;
 	std::map<lnet_nid_t, PingReply> ping_replies;
 	std::vector<PingRequest> pings;
@@ -224,6 +225,26 @@ public:
 		enter("get_routes");
 		need_configured();
 		return routes;
+	}
+
+	RoutingInfo get_routing() override
+	{
+		enter("get_routing");
+		need_configured();
+		return routing;
+	}
+
+	// As lnet.ko: pools made (tiny 2048, small 16384, large 1024) the
+	// first time forwarding goes on, kept after.
+	void set_routing(bool enable) override
+	{
+		enter("set_routing");
+		need_configured();
+		if (enable && routing.cpts[0][2].nbuffers == 0)
+			routing.cpts[0] = { RouterPool{ 0, 2048, 2048, 2048 },
+					    RouterPool{ 1, 16384, 16384, 16384 },
+					    RouterPool{ 256, 1024, 1024, 1024 } };
+		routing.enabled = enable;
 	}
 
 	PingReply ping(const PingRequest &request) override

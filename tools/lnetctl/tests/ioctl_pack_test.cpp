@@ -232,6 +232,29 @@ TEST(IoctlPack, UnpackRoute)
 	EXPECT_TRUE(r.multi_hop);
 }
 
+TEST(IoctlPack, RoutingBytes)
+{
+	lnet_ioctl_config_data on = pack_config_rtr(true);
+	EXPECT_EQ(u32_at(on, 0), 184U);
+	EXPECT_EQ(s32_at(on, 28), 1);			// buffers.enable
+	EXPECT_EQ(s32_at(pack_config_rtr(false), 28), 0);
+	EXPECT_EQ(u32_at(pack_get_buf(3), 12), 3U);	// the CPT
+
+	lnet_ioctl_config_data d = pack_get_buf(0);
+	d.cfg_u.pools.enable = 1;
+	d.cfg_u.pools.pool[2].npages = 256;
+	d.cfg_u.pools.pool[2].nbuffers = 8;
+	d.cfg_u.pools.pool[2].credits = -3;
+	d.cfg_u.pools.pool[2].mincredits = -5;
+	EXPECT_EQ(s32_at(d, 68), 256);			// pool[2].npages
+	EXPECT_EQ(s32_at(d, 80), -5);			// pool[2].mincredits
+	bool enabled = false;
+	auto pools = unpack_buf(d, enabled);
+	EXPECT_TRUE(enabled);
+	EXPECT_EQ(pools[2], (RouterPool{ 256, 8, -3, -5 }));
+	EXPECT_EQ(pools[0], RouterPool{});
+}
+
 TEST(IoctlPack, PingBytes)
 {
 	std::vector<lnet_process_id> ids(16);

@@ -122,7 +122,14 @@ struct lnet_ioctl_data {
  * GET_ROUTE: cfg_count (in) selects the n-th route; everything else out;
  * ENOENT past the last one.
  * DEL_NET: cfg_net, every NI of that net is removed (ENOENT if none).
+ * CONFIG_RTR: cfg_u.buffers.enable 1 turns forwarding on, 0 off.
+ * GET_BUF: cfg_count (in) selects a CPU partition (ENOENT past the last);
+ * out: cfg_ncpts, cfg_u.pools (enable, and that CPT's router buffer pools:
+ * tiny, small, large; all zero on a node that never forwarded).
  */
+
+/* Router buffer pools per CPT, in GET_BUF's cfg_u.pools.pool[]. */
+#define LNET_IOCTL_RTR_POOLS	3	/* tiny (0 pages), small (1), large */
 struct lnet_ioctl_config_data {
 	struct lnet_ioctl_hdr cfg_hdr;	/*   0 */
 	__u32	cfg_net;		/*   8 net id (remote net of a route) */
@@ -155,6 +162,16 @@ struct lnet_ioctl_config_data {
 			__s32	small;		/* number of 1-page buffers */
 			__s32	large;		/* number of 1 MiB buffers */
 		} buffers;
+		struct {
+			__s32	enable;		/* this node forwards */
+			__u32	pad;
+			struct {
+				__s32	npages;		/* per buffer */
+				__s32	nbuffers;
+				__s32	credits;	/* < 0: waiters */
+				__s32	mincredits;
+			} pool[LNET_IOCTL_RTR_POOLS];
+		} pools;
 	} cfg_u;
 	__u32	cfg_pad;		/* 180 */
 };					/* 184 */
@@ -624,6 +641,8 @@ LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_config_data, cfg_u.route.sensitivity, 
 LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_config_data, cfg_u.net.peer_timeout, 156);
 LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_config_data, cfg_u.net.interface_count, 176);
 LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_config_data, cfg_u.buffers.large, 40);
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_config_data, cfg_u.pools.pool, 36);
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_config_data, cfg_u.pools.pool[2].mincredits, 80);
 LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_config_data, cfg_pad, 180);
 
 LNET_IOCTL_ASSERT(sizeof(struct lnet_process_id) == 16, "process id entry");

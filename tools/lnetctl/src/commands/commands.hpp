@@ -113,6 +113,17 @@ struct RouteShowArgs {
 	bool operator==(const RouteShowArgs &) const = default;
 };
 
+struct RoutingShowArgs {
+	bool operator==(const RoutingShowArgs &) const = default;
+};
+
+// set routing 0|1
+struct SetRoutingArgs {
+	std::string value;
+
+	bool operator==(const SetRoutingArgs &) const = default;
+};
+
 struct PingArgs {
 	std::vector<std::string> targets;	// each may be "a,b"
 	std::optional<std::int64_t> timeout;	// seconds
@@ -223,6 +234,8 @@ Outcome peer_set(Kernel &k, const PeerSetArgs &a);
 Outcome route_add(Kernel &k, const RouteAddArgs &a);
 Outcome route_del(Kernel &k, const RouteDelArgs &a);
 Outcome route_show(Kernel &k, const RouteShowArgs &a);
+Outcome routing_show(Kernel &k, const RoutingShowArgs &a);
+Outcome set_routing(Kernel &k, const SetRoutingArgs &a);
 Outcome ping(Kernel &k, const PingArgs &a);
 Outcome stats_show(Kernel &k, const StatsShowArgs &a);
 Outcome stats_reset(Kernel &k, const StatsResetArgs &a);

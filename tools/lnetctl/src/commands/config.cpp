@@ -58,6 +58,15 @@ void apply_add(Kernel &k, const ConfigPlan &plan, Outcome &o)
 				       " via " + lnet::nid_to_string(r.gateway), e);
 		}
 	}
+	if (plan.routing) {
+		try {
+			k.set_routing(*plan.routing);
+		} catch (const KernelError &e) {
+			o.fail("add", "routing",
+			       *plan.routing ? "cannot enable forwarding" :
+					       "cannot disable forwarding", e);
+		}
+	}
 	for (const auto &g : plan.globals) {
 		try {
 			write_global(k, *g.tunable, g.value);
