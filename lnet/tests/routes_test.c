@@ -253,6 +253,21 @@ static int rt_pool_credits(int kind, int *nbuffers)
 	return sum;
 }
 
+/* A second sender on net 0 whose messages use GW1's CPT's pools. */
+static lnet_nid_t rt_peer_like_gw1(void)
+{
+	lnet_nid_t other = GW2;
+	int a;
+
+	for (a = 2; a < 100; a++) {
+		other = FAKE_PEER(0, a);
+		if (lnet_ni_cpt_of_nid(fake.ni[0], other) ==
+		    lnet_ni_cpt_of_nid(fake.ni[0], GW1))
+			break;
+	}
+	return other;
+}
+
 /* A PUT of PAYLOAD bytes from far away, handed in by @from on net 0. */
 static void rt_inject(struct kunit *test, lnet_nid_t from, lnet_nid_t dst)
 {
@@ -314,20 +329,14 @@ static void routes_forward_final_hop(struct kunit *test)
 /* Another peer's PUT waits for the only small buffer. */
 static void routes_forward_waits_for_buffer(struct kunit *test)
 {
-	lnet_nid_t dst = FAKE_PEER(1, 9), other = GW2;
+	lnet_nid_t dst = FAKE_PEER(1, 9), other;
 	struct lnet_msg *m1, *m2;
 	unsigned int nrecv;
-	int n, a;
+	int n;
 
 	fake.send_mode = FAKE_SEND_HOLD;
 	rt_router_on(test, 1, 1, 1);
-	/* a second sender whose messages use the same CPT's pools */
-	for (a = 2; a < 100; a++) {
-		other = FAKE_PEER(0, a);
-		if (lnet_ni_cpt_of_nid(fake.ni[0], other) ==
-		    lnet_ni_cpt_of_nid(fake.ni[0], GW1))
-			break;
-	}
+	other = rt_peer_like_gw1();
 	rt_inject(test, GW1, dst);
 	m1 = fake_take_send(WB_WAIT_MS);
 	KUNIT_ASSERT_NOT_NULL(test, m1);
@@ -410,20 +419,15 @@ static int rt_router_set(bool on)
  */
 static void routes_forward_off_and_on(struct kunit *test)
 {
-	lnet_nid_t dst = FAKE_PEER(1, 9), other = GW2;
+	lnet_nid_t dst = FAKE_PEER(1, 9), other;
 	unsigned int nnull;
 	struct lnet_msg *m1;
-	int n, a, full;
+	int n, full;
 
 	fake.send_mode = FAKE_SEND_HOLD;
 	rt_router_on(test, 1, 1, 1);
 	full = rt_pool_credits(LNET_RTRPOOL_SMALL, &n);
-	for (a = 2; a < 100; a++) {
-		other = FAKE_PEER(0, a);
-		if (lnet_ni_cpt_of_nid(fake.ni[0], other) ==
-		    lnet_ni_cpt_of_nid(fake.ni[0], GW1))
-			break;
-	}
+	other = rt_peer_like_gw1();
 	rt_inject(test, GW1, dst);
 	m1 = fake_take_send(WB_WAIT_MS);
 	KUNIT_ASSERT_NOT_NULL(test, m1);
