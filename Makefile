@@ -47,7 +47,7 @@ define sync_tree
 endef
 
 .PHONY: all modules modules-debug install sparse checkpatch shellcheck tools tools-test \
-	debug-kernel check run bench interop deps clean
+	debug-kernel check check-long run bench interop deps clean
 
 all: modules
 
@@ -94,6 +94,9 @@ debug-kernel:
 
 check:
 	@"$(TOP)/scripts/check.sh"
+
+check-long:
+	@"$(TOP)/scripts/check.sh" long
 
 run:
 	@"$(TOP)/scripts/run.sh"

@@ -31,6 +31,23 @@ t_check() {
 	return $rc
 }
 
+# t_no_error_nodes NAME OUTPUT GROUP...: lst show_error's OUTPUT counts no
+# error node in any GROUP. A failure quotes the error lines (which node, which
+# counters), so a CI log that keeps only the FAIL lines still says why.
+t_no_error_nodes() {
+	local name=$1 out=$2 g ok=1
+	shift 2
+	for g in "$@"; do
+		grep -q "^Total 0 error nodes in $g\$" <<<"$out" || ok=0
+	done
+	if [ $ok = 1 ]; then
+		t_ok "$name"
+		return 0
+	fi
+	t_fail "$name" "$(grep -v '^Total 0 ' <<<"$out" | head -n 4 | tr '\n' ' ')"
+	return 1
+}
+
 # t_retry NAME SECONDS CMD...: like t_check, retrying once a second.
 t_retry() {
 	local name=$1 secs=$2 i

@@ -35,6 +35,10 @@ FUZZ=$LNET_TOP/build/tools/ioctlfuzz/lnet-ioctlfuzz
 NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 seed=${FUZZ_SEED:-1}
 cases=${FUZZ_CASES:-10000}
+# lnet_selftest's RPC timeout (default 64 s): a brw RPC whose message a
+# failed allocation lost ends after it, and the batch stopped under faults
+# is idle only then
+LST_RPC_TIMEOUT=20
 peer_ip=$(t_peer_addrs | head -n1)
 peer=$peer_ip@tcp
 me=$(ip -4 -o addr show eth0 | awk '{print $4}' | cut -d/ -f1 | head -n1)@tcp
@@ -46,7 +50,8 @@ t_lnd_load tcp || exit 1
 t_check "lnetctl lnet configure --all" "$LNETCTL" lnet configure --all || exit 1
 
 if [ "$GUEST_INDEX" = 1 ]; then
-	t_insmod "load lnet_selftest" "$M/lnet/selftest/lnet_selftest.ko" || exit 1
+	t_insmod "load lnet_selftest" "$M/lnet/selftest/lnet_selftest.ko" \
+		"rpc_timeout=$LST_RPC_TIMEOUT" || exit 1
 	# the well-behaved peer: serves until guest 0 is done with it
 	t_flag_wait finished 1400
 	t_check "unload lnet_selftest" rmmod lnet_selftest
@@ -132,7 +137,8 @@ t_retry "lnetctl ping $peer after the faults" 60 "$LNETCTL" ping --timeout 5 "$p
 # --- 3. traffic under failing allocations ------------------------------------
 # (loaded only now: lnet_selftest holds LNet, which would have made every
 # unconfigure above fail with EBUSY)
-t_insmod "load lnet_selftest" "$M/lnet/selftest/lnet_selftest.ko" || { t_flag_set finished; t_abort; }
+t_insmod "load lnet_selftest" "$M/lnet/selftest/lnet_selftest.ko" \
+	"rpc_timeout=$LST_RPC_TIMEOUT" || { t_flag_set finished; t_abort; }
 export LST_SESSION=$$
 lst() { "$LST" "$@"; }
 t_check "lst new_session" lst new_session --timeout 300 faults || { t_flag_set finished; t_abort; }

@@ -192,13 +192,7 @@ no_errors() {
 	local out
 	out=$(node_lst show_error a b 2>&1)
 	echo "$out"
-	if grep -q 'Total 0 error nodes in a$' <<<"$out" &&
-		grep -q 'Total 0 error nodes in b$' <<<"$out"; then
-		t_ok "A console: $1: show_error: no error node"
-	else
-		t_fail "A console: $1: show_error: no error node" \
-			"$(grep -v '^Total 0' <<<"$out" | tail -n1)"
-	fi
+	t_no_error_nodes "A console: $1: show_error: no error node" "$out" a b
 }
 
 brw_batch() {	# brw_batch NAME FROM TO

@@ -150,22 +150,14 @@ batch_running() {
 wait_idle() {
 	t_retry "$kind console: batch $1 finished" "$2" batch_idle "$1"
 }
-# no_errors [--session] GROUP...: show_error says "Total 0 error nodes"
-# for each group
+# no_errors [--session] GROUP...: show_error finds no error node in any GROUP
 no_errors() {
-	local g out ok=1 args=()
+	local out args=()
 	[ "$1" = --session ] && { args=(--session); shift; }
 	out=$(node_lst show_error "${args[@]}" "$@" 2>&1)
 	echo "$out"
-	for g in "$@"; do
-		grep -q "Total 0 error nodes in $g\$" <<<"$out" || ok=0
-	done
-	if [ $ok = 1 ]; then
-		t_ok "$kind console: show_error ${args[*]:+${args[*]} }$*: no error node"
-	else
-		t_fail "$kind console: show_error ${args[*]:+${args[*]} }$*: no error node" \
-			"$(grep -v '^Total 0' <<<"$out" | tail -n1)"
-	fi
+	t_no_error_nodes "$kind console: show_error ${args[*]:+${args[*]} }$*: no error node" \
+		"$out" "$@"
 }
 new_session() {
 	nsess=$((nsess + 1))

@@ -63,9 +63,9 @@ else
 	t_check "lst stat: 10 s of brw write and read" show "$LST" stat --count 2 --delay 5 servers
 	show "$LST" stop bulk
 	sleep 2
-	"$LST" show_error clients servers >/tmp/errors 2>&1
-	cat /tmp/errors
-	t_check "lst show_error: no error node" grep -q "Total 0 error nodes in servers" /tmp/errors
+	errors=$("$LST" show_error clients servers 2>&1)
+	echo "$errors"
+	t_no_error_nodes "lst show_error: no error node" "$errors" clients servers
 	t_check "lst end_session" show "$LST" end_session
 fi
 t_check "rmmod lnet_selftest" rmmod lnet_selftest

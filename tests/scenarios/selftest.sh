@@ -173,10 +173,10 @@ lst_ok "run read" run read
 wait_idle read 300
 
 # every RPC answered, every byte checked: no error anywhere
-"$LST" show_error clients servers >/tmp/errors 2>&1
-cat /tmp/errors
-t_check "show_error: no error node" grep -q "Total 0 error nodes in clients" /tmp/errors
-t_check "show_error: no error node on servers" grep -q "Total 0 error nodes in servers" /tmp/errors
+errors=$("$LST" show_error clients servers 2>&1)
+echo "$errors"
+t_no_error_nodes "show_error: no error node in clients" "$errors" clients
+t_no_error_nodes "show_error: no error node in servers" "$errors" servers
 
 "$LST" stat --csv --count 1 --delay 1 servers >/tmp/stat.csv 2>&1
 cat /tmp/stat.csv
