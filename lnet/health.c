@@ -150,8 +150,10 @@ static void lnet_peer_health_received(struct lnet_ni *ni, lnet_nid_t nid,
  * lnet_peer_response_timeout() - a peer took a request and did not answer
  * @nid: the request's next hop (its destination: no gateways yet)
  *
- * It loses a step of health even with one NI, and recovery pings it. An
- * answer owed by one of our own NIs says nothing about a peer.
+ * It loses a step of health even with one NI, recovery pings it, and its
+ * "timeout" health statistic counts it (a count a later message from the
+ * peer does not undo, as it does the health value). An answer owed by one
+ * of our own NIs says nothing about a peer.
  */
 void lnet_peer_response_timeout(lnet_nid_t nid)
 {
@@ -163,6 +165,7 @@ void lnet_peer_response_timeout(lnet_nid_t nid)
 	spin_lock_bh(&lnet_core.net_lock);
 	peer = lnet_peer_find_locked(nid);
 	if (peer) {
+		peer->hstats[LNET_MSG_STATUS_REMOTE_TIMEOUT]++;
 		lnet_peer_healthv_set_locked(peer,
 					     lnet_health_step(peer->healthv,
 							      -step));

@@ -300,9 +300,11 @@ static void rsp_expiry_costs_peer_health(struct kunit *test)
 	int step = lnet_tunable(&lnet_health_sensitivity);
 	struct lnet_handle_md mdh = rsp_md(test, 0, 0);
 	struct lnet_event ev;
+	u64 before, after;
 	int i, health;
 
 	KUNIT_ASSERT_GT(test, step, 0);
+	fake_peer_health(PEER, LNET_MSG_STATUS_REMOTE_TIMEOUT, &before);
 	fake_done(rsp_get(test, mdh), 0);
 	rsp_wait(test, LNET_EVENT_SEND, &ev);
 	KUNIT_EXPECT_EQ(test, fake_peer_health(PEER, 0, NULL), LNET_MAX_HEALTH);
@@ -315,6 +317,8 @@ static void rsp_expiry_costs_peer_health(struct kunit *test)
 		msleep(20);
 	}
 	KUNIT_EXPECT_EQ(test, health, LNET_MAX_HEALTH - step);
+	fake_peer_health(PEER, LNET_MSG_STATUS_REMOTE_TIMEOUT, &after);
+	KUNIT_EXPECT_EQ(test, after, before + 1);
 }
 
 static struct kunit_case lnet_response_cases[] = {
