@@ -719,6 +719,7 @@ static int lnet_startup(lnet_pid_t pid, bool mod_config)
 	rc = lnet_recovery_start();
 	if (rc)
 		goto fail;
+	lnet_routes_wait_checked();
 	return 0;
 
 fail:

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /sys/kernel/debug/lnet: stats, nis and peers in the column formats of
- * Lustre's files of those names (which monitoring scripts parse; writing
- * to stats resets the counters), the same objects with this LNet's own
- * fields as stats_detail, nis_detail and peers_detail, and the CPU
- * partition table.
+ * /sys/kernel/debug/lnet: stats, nis, peers, routes and routers in the
+ * column formats of Lustre's files of those names (which monitoring
+ * scripts parse; writing to stats resets the counters), the same objects
+ * with this LNet's own fields as stats_detail, nis_detail and
+ * peers_detail, the router buffer pools, and the CPU partition table.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -212,6 +212,50 @@ static int lnet_peers_detail_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(lnet_peers_detail);
 
+/*
+ * Whether this node forwards, then one line per route: net, hops (-1:
+ * unspecified), priority, up/down, gateway.
+ */
+static int lnet_routes_show(struct seq_file *m, void *v)
+{
+	char net[LNET_NETSTR_SIZE], gw[LNET_NIDSTR_SIZE];
+	struct lnet_route_info r;
+	unsigned int i;
+
+	seq_printf(m, "Routing %s\n",
+		   lnet_forwarding_enabled() ? "enabled" : "disabled");
+	seq_printf(m, "%-8s %4s %8s %7s %s\n", "net", "hops", "priority",
+		   "state", "router");
+	mutex_lock(&lnet_core.api_mutex);
+	for (i = 0; !lnet_route_get(i, &r); i++)
+		seq_printf(m, "%-8s %4d %8u %7s %s\n",
+			   lnet_net2str(r.net, net, sizeof(net)), r.hops,
+			   r.priority, r.alive ? "up" : "down",
+			   lnet_nid2str(r.gateway, gw, sizeof(gw)));
+	mutex_unlock(&lnet_core.api_mutex);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(lnet_routes);
+
+/* One line per gateway: references, routes through it, up/down, NID. */
+static int lnet_routers_show(struct seq_file *m, void *v)
+{
+	char nid[LNET_NIDSTR_SIZE];
+	struct lnet_gateway_info gi;
+	unsigned int i;
+
+	seq_printf(m, "%-4s %7s %5s %s\n", "ref", "rtr_ref", "alive",
+		   "router");
+	mutex_lock(&lnet_core.api_mutex);
+	for (i = 0; !lnet_gateway_get_info(i, &gi); i++)
+		seq_printf(m, "%-4u %7u %5s %s\n", gi.refs, gi.nroutes,
+			   gi.alive ? "up" : "down",
+			   lnet_nid2str(gi.nid, nid, sizeof(nid)));
+	mutex_unlock(&lnet_core.api_mutex);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(lnet_routers);
+
 void lnet_debugfs_init(void)
 {
 	struct dentry *dir = debugfs_create_dir("lnet", NULL);
@@ -221,6 +265,8 @@ void lnet_debugfs_init(void)
 	debugfs_create_file("buffers", 0444, dir, NULL, &lnet_buffers_fops);
 	debugfs_create_file("nis", 0444, dir, NULL, &lnet_nis_fops);
 	debugfs_create_file("peers", 0444, dir, NULL, &lnet_peers_fops);
+	debugfs_create_file("routes", 0444, dir, NULL, &lnet_routes_fops);
+	debugfs_create_file("routers", 0444, dir, NULL, &lnet_routers_fops);
 	debugfs_create_file("stats_detail", 0444, dir, NULL,
 			    &lnet_stats_detail_fops);
 	debugfs_create_file("nis_detail", 0444, dir, NULL,

@@ -657,6 +657,8 @@ static int lnet_ioc_get_peer_ni(struct lnet_ioc_ctx *ctx)
 		p->pni_max_tx_credits = peer->max_tx_credits;
 		p->pni_available_tx_credits = peer->tx_credits;
 		p->pni_min_tx_credits = peer->min_tx_credits;
+		p->pni_available_rtr_credits = peer->rtr_credits;
+		p->pni_min_rtr_credits = peer->min_rtr_credits;
 		/* empty once unhashed: lnet_peers_del_ni() took the queue */
 		list_for_each_entry(msg, &peer->tx_queue, list)
 			p->pni_tx_q_num_of_buf++;
@@ -741,6 +743,22 @@ static int lnet_ioc_config_rtr(struct lnet_ioc_ctx *ctx)
 }
 
 static_assert(LNET_IOCTL_RTR_POOLS == LNET_NRTRPOOLS);
+
+static int lnet_ioc_add_buf(struct lnet_ioc_ctx *ctx)
+{
+	struct lnet_ioctl_config_data *d = ctx->buf;
+	const int totals[LNET_NRTRPOOLS] = {
+		[LNET_RTRPOOL_TINY] = d->cfg_u.buffers.tiny,
+		[LNET_RTRPOOL_SMALL] = d->cfg_u.buffers.small,
+		[LNET_RTRPOOL_LARGE] = d->cfg_u.buffers.large,
+	};
+	int rc;
+
+	mutex_lock(&lnet_core.api_mutex);
+	rc = lnet_router_resize(totals);
+	mutex_unlock(&lnet_core.api_mutex);
+	return rc;
+}
 
 static int lnet_ioc_get_buf(struct lnet_ioc_ctx *ctx)
 {
@@ -915,6 +933,8 @@ static const struct lnet_ioc_cmd lnet_ioc_cmds[LNET_IOC_MAX_NR -
 		     LNET_IOC_CHANGE, lnet_ioc_del_net),
 	LNET_IOC_CMD(87, LNET_IOCTL_VERSION2, struct lnet_ioctl_config_data,
 		     LNET_IOC_CHANGE, lnet_ioc_config_rtr),
+	LNET_IOC_CMD(88, LNET_IOCTL_VERSION2, struct lnet_ioctl_config_data,
+		     LNET_IOC_CHANGE, lnet_ioc_add_buf),
 	LNET_IOC_CMD(89, LNET_IOCTL_VERSION2, struct lnet_ioctl_config_data,
 		     LNET_IOC_RUNNING, lnet_ioc_get_buf),
 	LNET_IOC_CMD(91, LNET_IOCTL_VERSION2, struct lnet_ioctl_lnet_stats,

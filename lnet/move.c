@@ -630,6 +630,26 @@ static bool lnet_parse_spoofed(struct lnet_ni *ni, const struct lnet_hdr *hdr,
 	return true;
 }
 
+/*
+ * drop_asym_route: a message from another network is taken only from a
+ * gateway our own route to that network goes through, so that a node
+ * behind routers answers only paths it would use itself.
+ */
+static bool lnet_parse_asymmetric(struct lnet_ni *ni,
+				  const struct lnet_hdr *hdr, lnet_nid_t from)
+{
+	char me[LNET_NIDSTR_SIZE], gw[LNET_NIDSTR_SIZE], src[LNET_NIDSTR_SIZE];
+
+	if (!lnet_tunable(&lnet_drop_asym_route) ||
+	    lnet_route_is_via(LNET_NIDNET(hdr->src_nid), from))
+		return false;
+	pr_debug_ratelimited("%s: message from %s through %s, which none of our routes goes through: dropped\n",
+			     lnet_nid2str(ni->nid, me, sizeof(me)),
+			     lnet_nid2str(hdr->src_nid, src, sizeof(src)),
+			     lnet_nid2str(from, gw, sizeof(gw)));
+	return true;
+}
+
 /* Match or look up what @msg is for; -EPROTO if nothing took it. */
 static int lnet_parse_deliver(struct lnet_msg *msg)
 {
@@ -715,8 +735,14 @@ int lnet_parse(struct lnet_ni *ni, const struct lnet_hdr *hdr,
 	}
 	/* from another network: @from forwarded it to us */
 	if (LNET_NIDNET(hdr->src_nid) != LNET_NIDNET(ni->nid) &&
-	    ni != lnet_core.lo_ni)
+	    ni != lnet_core.lo_ni) {
+		if (lnet_parse_asymmetric(ni, hdr, from)) {
+			lnet_drop_rx(ni, private, hdr->payload_length, false,
+				     "asymmetrical route");
+			return 0;
+		}
 		lnet_gateway_forwarded(from, LNET_NIDNET(hdr->src_nid));
+	}
 	if (static_branch_unlikely(&lnet_fault_active) &&
 	    lnet_fault_drop_rx(ni, hdr)) {
 		lnet_drop_rx(ni, private, hdr->payload_length, false,

@@ -25,6 +25,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/bvec.h>
+#include <linux/mm.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/lnet/cpt.h>
@@ -33,6 +34,9 @@
 #include <linux/lnet/test-export.h>
 
 static const int lnet_rtrpool_default[LNET_NRTRPOOLS] = { 2048, 16384, 1024 };
+static const char * const lnet_rtrpool_name[LNET_NRTRPOOLS] = {
+	"tiny", "small", "large"
+};
 
 int lnet_router_buffers[LNET_NRTRPOOLS];
 LNET_EXPORT_FOR_TEST(lnet_router_buffers);
@@ -61,11 +65,18 @@ struct lnet_rtrbuf {
 	struct lnet_libmd	md;		/* last: md.bvec[] */
 };
 
+/*
+ * A pool's counters, under net_lock: @credits is @nbuffers minus the
+ * buffers in use minus the messages waiting. After a shrink, buffers in use
+ * beyond @nbuffers are freed as they come back (@allocated counts them
+ * until then), so the free list never holds more than @credits buffers.
+ */
 struct lnet_rtrpool {
 	struct list_head	free;		/* struct lnet_rtrbuf */
 	struct list_head	waiting;	/* struct lnet_msg, FIFO */
 	unsigned int		npages;		/* per buffer */
-	int			nbuffers;
+	int			nbuffers;	/* what the pool is to have */
+	int			allocated;	/* free or in use */
 	int			credits;	/* below zero: waiters */
 	int			min_credits;
 };
@@ -125,6 +136,24 @@ static struct lnet_rtrpool *lnet_rtrpool_of(int cpt, unsigned int len)
 }
 
 /* ---- buffers -------------------------------------------------------------- */
+
+static unsigned int lnet_rtrpool_npages(int kind)
+{
+	return kind == LNET_RTRPOOL_TINY ? 0 :
+	       kind == LNET_RTRPOOL_SMALL ? 1 :
+	       DIV_ROUND_UP(LNET_MTU, PAGE_SIZE);
+}
+
+/* @total buffers of @kind would take at most half the memory. */
+static bool lnet_rtrpool_fits(int kind, int total)
+{
+	u64 each = sizeof(struct lnet_rtrbuf) +
+		   lnet_rtrpool_npages(kind) * (sizeof(struct bio_vec) +
+						sizeof(struct page *) +
+						PAGE_SIZE);
+
+	return (u64)total * each <= ((u64)totalram_pages() << PAGE_SHIFT) / 2;
+}
 
 static void lnet_rtrbuf_free(struct lnet_rtrbuf *rb)
 {
@@ -206,9 +235,7 @@ static void lnet_rtrpools_free(void)
 static int lnet_rtrpools_alloc(void)
 {
 	static const int minimum[LNET_NRTRPOOLS] = { 512, 4096, 256 };
-	static const char * const name[LNET_NRTRPOOLS] = {
-		"tiny", "small", "large"
-	};
+	const char * const *name = lnet_rtrpool_name;
 	int ncpts = lnet_cpt_number(), cpt, kind, i, total, each;
 	struct lnet_rtrpool *pool;
 	struct lnet_rtrbuf *rb;
@@ -237,9 +264,7 @@ static int lnet_rtrpools_alloc(void)
 		for (cpt = 0; cpt < ncpts; cpt++) {
 			pool = lnet_rtrpool_in(lnet_rtrpools_building, cpt,
 					       kind);
-			pool->npages = kind == LNET_RTRPOOL_TINY ? 0 :
-				       kind == LNET_RTRPOOL_SMALL ? 1 :
-				       DIV_ROUND_UP(LNET_MTU, PAGE_SIZE);
+			pool->npages = lnet_rtrpool_npages(kind);
 			for (i = 0; i < each; i++) {
 				rb = lnet_rtrbuf_alloc(pool,
 						       lnet_cpt_node(cpt));
@@ -248,6 +273,7 @@ static int lnet_rtrpools_alloc(void)
 				list_add_tail(&rb->list, &pool->free);
 				pool->nbuffers++;
 			}
+			pool->allocated = pool->nbuffers;
 			pool->credits = pool->nbuffers;
 			pool->min_credits = pool->nbuffers;
 		}
@@ -354,6 +380,7 @@ void lnet_forward_release(struct lnet_msg *msg)
 {
 	struct lnet_rtrpool *pool = msg->rtrpool;
 	struct lnet_peer *peer = msg->rxpeer;
+	struct lnet_rtrbuf *excess = NULL;
 	struct lnet_msg *next, *tmp;
 	LIST_HEAD(ready);
 	int idx;
@@ -369,7 +396,11 @@ void lnet_forward_release(struct lnet_msg *msg)
 		pool->credits++;
 		next = list_first_entry_or_null(&pool->waiting,
 						struct lnet_msg, list);
-		if (msg->rtrbuf && next) {
+		if (msg->rtrbuf && pool->allocated > pool->nbuffers) {
+			/* the pool shrank while this buffer was out */
+			excess = msg->rtrbuf;
+			pool->allocated--;
+		} else if (msg->rtrbuf && next) {
 			list_del_init(&next->list);
 			next->rtr_wait_buf = 0;
 			next->rtrbuf = msg->rtrbuf;
@@ -398,6 +429,8 @@ void lnet_forward_release(struct lnet_msg *msg)
 		lnet_forward_recv(next, true);
 	}
 	srcu_read_unlock(&lnet_core.lnd_srcu, idx);
+	if (excess)
+		lnet_rtrbuf_free(excess);
 }
 
 /*
@@ -489,6 +522,131 @@ int lnet_router_set(bool on)
 	return 0;
 }
 LNET_EXPORT_FOR_TEST(lnet_router_set);
+
+/* ---- resizing the pools at run time --------------------------------------- */
+
+/*
+ * @pool is to have @each buffers, and @spare holds enough new ones to make
+ * up what it lacks: the counters change, waiters get what is free (onto
+ * @ready, to receive once the lock is dropped) and free buffers beyond the
+ * new size go to @spare. Buffers in use beyond it are freed as they come
+ * back (lnet_forward_release()).
+ */
+static void lnet_rtrpool_commit_locked(struct lnet_rtrpool *pool, int each,
+				       struct list_head *spare,
+				       struct list_head *ready)
+{
+	struct lnet_rtrbuf *rb;
+	struct lnet_msg *next;
+
+	lockdep_assert_held(&lnet_core.net_lock);
+	while (pool->allocated < each) {
+		rb = list_first_entry(spare, struct lnet_rtrbuf, list);
+		list_move(&rb->list, &pool->free);
+		pool->allocated++;
+	}
+	pool->credits += each - pool->nbuffers;
+	pool->nbuffers = each;
+	while (pool->allocated > pool->nbuffers && !list_empty(&pool->free)) {
+		list_move(pool->free.next, spare);
+		pool->allocated--;
+	}
+	while (!list_empty(&pool->waiting) && !list_empty(&pool->free)) {
+		next = list_first_entry(&pool->waiting, struct lnet_msg, list);
+		list_del_init(&next->list);
+		next->rtr_wait_buf = 0;
+		next->rtrbuf = list_first_entry(&pool->free,
+						struct lnet_rtrbuf, list);
+		list_del_init(&next->rtrbuf->list);
+		list_add_tail(&next->list, ready);
+	}
+}
+
+/* One pool to @each buffers; -ENOMEM leaves it as it was. */
+static int lnet_rtrpool_resize(struct lnet_rtrpool *pool, int each, int node)
+{
+	struct lnet_rtrbuf *rb, *tmp;
+	struct lnet_msg *msg, *mtmp;
+	int have = 0, need, idx;
+	LIST_HEAD(spare);
+	LIST_HEAD(ready);
+
+	for (;;) {
+		/* before a waiter leaves its queue (see the top of the file) */
+		idx = srcu_read_lock(&lnet_core.lnd_srcu);
+		spin_lock_bh(&lnet_core.net_lock);
+		need = each - pool->allocated;
+		if (need <= have) {
+			lnet_rtrpool_commit_locked(pool, each, &spare, &ready);
+			spin_unlock_bh(&lnet_core.net_lock);
+			break;
+		}
+		spin_unlock_bh(&lnet_core.net_lock);
+		srcu_read_unlock(&lnet_core.lnd_srcu, idx);
+		/* buffers in use beyond the old size may come back meanwhile */
+		for (; have < need; have++) {
+			rb = lnet_rtrbuf_alloc(pool, node);
+			if (!rb)
+				goto fail;
+			list_add(&rb->list, &spare);
+		}
+	}
+	list_for_each_entry_safe(msg, mtmp, &ready, list) {
+		list_del_init(&msg->list);
+		lnet_forward_recv(msg, true);
+	}
+	srcu_read_unlock(&lnet_core.lnd_srcu, idx);
+fail:
+	list_for_each_entry_safe(rb, tmp, &spare, list)
+		lnet_rtrbuf_free(rb);
+	return have < need ? -ENOMEM : 0;
+}
+
+/**
+ * lnet_router_resize() - new sizes for the router buffer pools
+ * @totals: tiny, small and large buffers over all CPTs (each CPT's pool
+ *	gets its share, at least 1); 0 leaves that kind as it is
+ *
+ * Like the module parameters, which take the new totals (the sizes of
+ * pools made later, as when forwarding is turned on). A pool that grows
+ * hands its new buffers to the messages waiting first; one that shrinks
+ * frees its free buffers now and those in use when they come back.
+ *
+ * Return: 0, -EINVAL for a negative total, or -ENOMEM: a total whose
+ * buffers would take more than half the memory is refused whole; a pool
+ * that cannot grow keeps its old size (the CPTs before it have the new
+ * one) and the parameter its old total.
+ */
+int lnet_router_resize(const int totals[LNET_NRTRPOOLS])
+{
+	int kind, cpt, each, rc;
+
+	lockdep_assert_held(&lnet_core.api_mutex);
+	for (kind = 0; kind < LNET_NRTRPOOLS; kind++) {
+		if (totals[kind] < 0)
+			return -EINVAL;
+		if (!lnet_rtrpool_fits(kind, totals[kind])) {
+			pr_warn("%d %s router buffers would take more than half the memory: refused\n",
+				totals[kind], lnet_rtrpool_name[kind]);
+			return -ENOMEM;
+		}
+	}
+	for (kind = 0; kind < LNET_NRTRPOOLS; kind++) {
+		if (!totals[kind])
+			continue;
+		for (cpt = 0; lnet_rtrpools && cpt < lnet_rtrpool_ncpts;
+		     cpt++) {
+			each = max(totals[kind] / lnet_rtrpool_ncpts, 1);
+			rc = lnet_rtrpool_resize(lnet_rtrpool(cpt, kind), each,
+						 lnet_cpt_node(cpt));
+			if (rc)
+				return rc;
+		}
+		lnet_router_buffers[kind] = totals[kind];
+	}
+	return 0;
+}
+LNET_EXPORT_FOR_TEST(lnet_router_resize);
 
 /* ---- the forwarding path --------------------------------------------------- */
 

@@ -24,6 +24,8 @@
 #include <linux/moduleparam.h>
 #include <linux/random.h>
 #include <linux/rculist.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/wait_bit.h>
 #include <linux/workqueue.h>
@@ -55,7 +57,7 @@ LNET_EXPORT_FOR_TEST(lnet_check_routers_before_use);
 module_param_named(check_routers_before_use, lnet_check_routers_before_use,
 		   int, 0444);
 MODULE_PARM_DESC(check_routers_before_use,
-		 "1: a new route is down until its gateway has answered a ping");
+		 "1: a new route is down until its gateway has answered a ping, and LNet's bring-up waits for the first ping of each gateway of routes=");
 
 static int lnet_avoid_asym_router_failure = 1;
 module_param_named(avoid_asym_router_failure, lnet_avoid_asym_router_failure,
@@ -74,6 +76,7 @@ struct lnet_gateway {
 	/* the checker's verdicts (WRITE_ONCE; read anywhere) */
 	bool			alive;
 	bool			rte_disabled;	/* it says it does not route */
+	bool			checked;	/* a ping of it has ended */
 	atomic_t		pinging;	/* a ping is out */
 	struct lnet_handle_md	ping_mdh;	/* its MD; the check work's */
 	unsigned long		last_check;	/* jiffies of the last answer */
@@ -256,6 +259,37 @@ unsigned int lnet_route_hops_rcu(u32 net)
 	return best;
 }
 
+/**
+ * lnet_route_is_via() - whether a route to @net goes through @gateway
+ * @net: a remote network
+ * @gateway: a gateway's NID
+ *
+ * For drop_asym_route: a message from @net that @gateway forwarded to us
+ * came the way our own messages to @net would go (alive or not).
+ *
+ * Context: any; takes no lock.
+ */
+bool lnet_route_is_via(u32 net, lnet_nid_t gateway)
+{
+	struct lnet_rnet *rnet;
+	struct lnet_route *r;
+	bool via = false;
+
+	rcu_read_lock();
+	rnet = lnet_rnet_find_rcu(net);
+	if (rnet) {
+		list_for_each_entry_rcu(r, &rnet->routes, list) {
+			if (r->gw->nid == gateway) {
+				via = true;
+				break;
+			}
+		}
+	}
+	rcu_read_unlock();
+	return via;
+}
+LNET_EXPORT_FOR_TEST(lnet_route_is_via);
+
 /* ---- the router checker -------------------------------------------------- */
 
 static void lnet_gateway_release(struct kref *kref)
@@ -362,6 +396,7 @@ static void lnet_gw_ping_event(struct lnet_event *ev)
 				      n);
 	else
 		lnet_gateway_dead(gw);
+	WRITE_ONCE(gw->checked, true);
 	atomic_set(&gw->pinging, 0);
 	lnet_gateway_put(gw);
 	kfree(ping);
@@ -402,6 +437,7 @@ static void lnet_gateway_ping(struct lnet_gateway *gw)
 	};
 	rc = LNetMDBind(md, LNET_UNLINK, &ping->mdh);
 	if (rc) {
+		WRITE_ONCE(gw->checked, true);
 		atomic_set(&gw->pinging, 0);
 		lnet_gateway_put(gw);
 		kfree(ping);
@@ -656,6 +692,37 @@ int lnet_route_get(unsigned int index, struct lnet_route_info *route)
 	}
 	return -ENOENT;
 }
+
+/**
+ * lnet_gateway_get_info() - the @index-th gateway, in the order added
+ * @index: 0 for the first
+ * @info: filled in
+ *
+ * Context: api_mutex held.
+ *
+ * Return: 0, or -ENOENT past the last one.
+ */
+int lnet_gateway_get_info(unsigned int index, struct lnet_gateway_info *info)
+{
+	struct lnet_gateway *gw;
+	struct lnet_route *r;
+
+	lockdep_assert_held(&lnet_core.api_mutex);
+	list_for_each_entry(gw, &lnet_gateways, list) {
+		if (index--)
+			continue;
+		*info = (struct lnet_gateway_info) {
+			.nid	= gw->nid,
+			.refs	= kref_read(&gw->kref),
+			.alive	= READ_ONCE(gw->alive),
+		};
+		list_for_each_entry(r, &gw->routes, gw_link)
+			info->nroutes++;
+		return 0;
+	}
+	return -ENOENT;
+}
+LNET_EXPORT_FOR_TEST(lnet_gateway_get_info);
 LNET_EXPORT_FOR_TEST(lnet_route_get);
 
 /**
@@ -666,6 +733,50 @@ LNET_EXPORT_FOR_TEST(lnet_route_get);
 int lnet_routes_start(void)
 {
 	return LNetEQAlloc(0, lnet_gw_ping_event, &lnet_gw_eqh);
+}
+
+static bool lnet_gateways_checked(void)
+{
+	struct lnet_gateway *gw;
+
+	lockdep_assert_held(&lnet_core.api_mutex);
+	list_for_each_entry(gw, &lnet_gateways, list)
+		if (!READ_ONCE(gw->checked))
+			return false;
+	return true;
+}
+
+/**
+ * lnet_routes_wait_checked() - check_routers_before_use: the end of bring-up
+ *
+ * Waits until every gateway known so far (those of routes=) has been
+ * pinged once, answered or not, polling once a second, so that the first
+ * messages of LNet's users find the routes judged. A ping ends within
+ * transaction_timeout, so this does too; the wait is given up (with a
+ * warning) a little after that, or on a fatal signal. Nothing to wait for
+ * with the checker off (alive_router_check_interval <= 0).
+ *
+ * Context: api_mutex held (the checks do not take it).
+ */
+void lnet_routes_wait_checked(void)
+{
+	unsigned long deadline;
+	int interval = READ_ONCE(lnet_alive_router_check_interval);
+
+	lockdep_assert_held(&lnet_core.api_mutex);
+	if (!lnet_check_routers_before_use || interval <= 0)
+		return;
+	deadline = jiffies + (lnet_tunable(&lnet_transaction_timeout) +
+			      interval + 5) * HZ;
+	while (!lnet_gateways_checked()) {
+		if (time_after(jiffies, deadline) ||
+		    fatal_signal_pending(current)) {
+			pr_warn("check_routers_before_use: going on before every gateway was checked\n");
+			return;
+		}
+		schedule_timeout_killable(HZ);
+	}
+	pr_info("check_routers_before_use: every gateway checked\n");
 }
 
 /*

@@ -159,9 +159,9 @@ LNET_TUNABLE_INERT(lnet_interfaces_max, lnet_interfaces_max, 4096, 16,
 LNET_TUNABLE_INERT(lnet_peer_discovery_disabled, lnet_peer_discovery_disabled,
 		   0, 0, 1, "peer discovery is not implemented yet",
 		   "1: no peer discovery");
-LNET_TUNABLE_INERT(lnet_drop_asym_route, lnet_drop_asym_route, 0, 0, 1,
-		   "asymmetric routes are not checked yet",
-		   "1: drop messages that arrive over an asymmetric route");
+LNET_TUNABLE(lnet_drop_asym_route, lnet_drop_asym_route, 0, 0, 1,
+	     "1: drop a message from another network that comes through a gateway none of our routes to that network uses");
+LNET_EXPORT_FOR_TEST(lnet_drop_asym_route);
 LNET_TUNABLE(lnet_retry_count, lnet_retry_count, 2, 0, INT_MAX,
 	     "times a message that failed in a way another try could fix is sent again (resend.c); 0 never");
 LNET_EXPORT_FOR_TEST(lnet_retry_count);

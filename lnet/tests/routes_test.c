@@ -3,11 +3,12 @@
  * White-box tests of routing (Documentation/routing.md) with the fake LND
  * on nets 0 and 1; net 3 is remote. The route table: what is refused,
  * gateway choice (priority, hops, round robin, source net), LNetDist().
- * An end node's send through a gateway. Forwarding: a message for another
- * node is received into a router buffer and sent on unchanged; short of a
- * buffer or of the sending peer's router credit it waits, its LND not
- * asked to receive, until one comes back; no route: dropped, buffer back;
- * a node that does not forward drops it.
+ * An end node's send through a gateway; drop_asym_route. Forwarding: a
+ * message for another node is received into a router buffer and sent on
+ * unchanged; short of a buffer or of the sending peer's router credit it
+ * waits, its LND not asked to receive, until one comes back; no route:
+ * dropped, buffer back; a node that does not forward drops it; pools
+ * resized at run time.
  *
  * The checker is off (alive_router_check_interval 0): routes stay alive,
  * or dead from the start with check_routers_before_use, until a message
@@ -27,6 +28,7 @@
 
 struct routes_env {
 	int	interval;
+	int	drop_asym;
 	int	buffers[LNET_NRTRPOOLS];
 	u8	data[PAYLOAD];
 	u8	out[PAYLOAD];
@@ -48,6 +50,7 @@ static int routes_init(struct kunit *test)
 		return PTR_ERR(env);
 	env->interval = lnet_alive_router_check_interval;
 	WRITE_ONCE(lnet_alive_router_check_interval, 0);
+	env->drop_asym = lnet_tunable(&lnet_drop_asym_route);
 	memcpy(env->buffers, lnet_router_buffers, sizeof(env->buffers));
 	for (i = 0; i < PAYLOAD; i++)
 		env->data[i] = i * 7 + 3;
@@ -64,6 +67,7 @@ static void routes_exit(struct kunit *test)
 	if (env) {
 		WRITE_ONCE(lnet_alive_router_check_interval, env->interval);
 		WRITE_ONCE(lnet_check_routers_before_use, 0);
+		WRITE_ONCE(lnet_drop_asym_route.value, env->drop_asym);
 		memcpy(lnet_router_buffers, env->buffers, sizeof(env->buffers));
 	}
 	fake.rx_data = NULL;
@@ -187,6 +191,67 @@ static void routes_dead_gateway_forwards(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rt_pick(REMOTE, LNET_NET_ANY), GW1);
 	/* its route to another network waits for the next check */
 	KUNIT_EXPECT_EQ(test, rt_pick(FAKE_NET(2), LNET_NET_ANY), LNET_NID_ANY);
+}
+
+/*
+ * drop_asym_route: a message for us from net 3 is taken from GW1, which
+ * our route to net 3 goes through, and dropped from GW2, which it does
+ * not, before it can count as GW2 forwarding (which would revive GW2).
+ */
+static u64 rt_drop_count(void)
+{
+	struct lnet_counters sum;
+
+	lnet_counters_sum(&sum);
+	return sum.drop_count;
+}
+
+static void rt_for_me_from(struct kunit *test, lnet_nid_t from)
+{
+	struct lnet_hdr hdr;
+
+	fake_hdr(&hdr, LNET_MSG_PUT, 0, FAKE_NID(3, 5), 0);
+	KUNIT_ASSERT_EQ(test, lnet_parse(fake.ni[0], &hdr, from, NULL, false), 0);
+}
+
+static bool rt_gateway_alive(struct kunit *test, lnet_nid_t nid)
+{
+	struct lnet_gateway_info gi;
+	unsigned int i;
+	bool alive = false;
+
+	mutex_lock(&lnet_core.api_mutex);
+	for (i = 0; !lnet_gateway_get_info(i, &gi); i++)
+		if (gi.nid == nid)
+			alive = gi.alive;
+	mutex_unlock(&lnet_core.api_mutex);
+	return alive;
+}
+
+static void routes_drop_asym_route(struct kunit *test)
+{
+	u64 drops;
+
+	/* both gateways held dead until a message shows they forward */
+	WRITE_ONCE(lnet_check_routers_before_use, 1);
+	KUNIT_ASSERT_EQ(test, rt_add(REMOTE, GW1, -1, 0), 0);
+	KUNIT_ASSERT_EQ(test, rt_add(FAKE_NET(2), GW2, -1, 0), 0);
+	WRITE_ONCE(lnet_check_routers_before_use, 0);
+	KUNIT_EXPECT_FALSE(test, rt_gateway_alive(test, GW2));
+
+	WRITE_ONCE(lnet_drop_asym_route.value, 1);
+	drops = rt_drop_count();
+	rt_for_me_from(test, GW2);
+	KUNIT_EXPECT_EQ(test, rt_drop_count(), drops + 1);
+	KUNIT_EXPECT_FALSE(test, rt_gateway_alive(test, GW2));
+	rt_for_me_from(test, GW1);
+	KUNIT_EXPECT_TRUE(test, rt_gateway_alive(test, GW1));
+	KUNIT_EXPECT_EQ(test, rt_pick(REMOTE, LNET_NET_ANY), GW1);
+
+	/* off (the default): any gateway's */
+	WRITE_ONCE(lnet_drop_asym_route.value, 0);
+	rt_for_me_from(test, GW2);
+	KUNIT_EXPECT_TRUE(test, rt_gateway_alive(test, GW2));
 }
 
 static void routes_send_via_gateway(struct kunit *test)
@@ -327,6 +392,28 @@ static void routes_forward_final_hop(struct kunit *test)
 }
 
 /* Another peer's PUT waits for the only small buffer. */
+/*
+ * One small buffer per CPT: GW1's message takes the one of its CPT (and is
+ * held in send), then @other's waits for it, not received yet. Returns
+ * GW1's; @nrecv is the receive count before the second.
+ */
+static struct lnet_msg *rt_second_waits(struct kunit *test, lnet_nid_t dst,
+					lnet_nid_t *other, unsigned int *nrecv)
+{
+	struct lnet_msg *m1;
+
+	fake.send_mode = FAKE_SEND_HOLD;
+	rt_router_on(test, 1, 1, 1);
+	*other = rt_peer_like_gw1();
+	rt_inject(test, GW1, dst);
+	m1 = fake_take_send(WB_WAIT_MS);
+	KUNIT_ASSERT_NOT_NULL(test, m1);
+	*nrecv = READ_ONCE(fake.nrecv);
+	rt_inject(test, *other, dst);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(fake.nrecv), *nrecv);
+	return m1;
+}
+
 static void routes_forward_waits_for_buffer(struct kunit *test)
 {
 	lnet_nid_t dst = FAKE_PEER(1, 9), other;
@@ -334,15 +421,7 @@ static void routes_forward_waits_for_buffer(struct kunit *test)
 	unsigned int nrecv;
 	int n;
 
-	fake.send_mode = FAKE_SEND_HOLD;
-	rt_router_on(test, 1, 1, 1);
-	other = rt_peer_like_gw1();
-	rt_inject(test, GW1, dst);
-	m1 = fake_take_send(WB_WAIT_MS);
-	KUNIT_ASSERT_NOT_NULL(test, m1);
-	nrecv = READ_ONCE(fake.nrecv);
-	rt_inject(test, other, dst);
-	KUNIT_EXPECT_EQ(test, READ_ONCE(fake.nrecv), nrecv);
+	m1 = rt_second_waits(test, dst, &other, &nrecv);
 	KUNIT_EXPECT_NULL(test, fake_take_send(WB_QUIET_MS));
 	KUNIT_EXPECT_EQ(test, rt_pool_credits(LNET_RTRPOOL_SMALL, &n), n - 2);
 
@@ -452,6 +531,77 @@ static void routes_forward_off_and_on(struct kunit *test)
 	fake_done(m1, 0);
 }
 
+static int rt_resize(int tiny, int small, int large)
+{
+	const int totals[LNET_NRTRPOOLS] = { tiny, small, large };
+	int rc;
+
+	mutex_lock(&lnet_core.api_mutex);
+	rc = lnet_router_resize(totals);
+	mutex_unlock(&lnet_core.api_mutex);
+	return rc;
+}
+
+/*
+ * Pools resized at run time: a grown pool serves its waiter at once; a
+ * shrunk one frees the buffers in use beyond its size as they come back.
+ */
+static void routes_resize_pools(struct kunit *test)
+{
+	int ncpts = lnet_cpt_number(), n;
+	lnet_nid_t dst = FAKE_PEER(1, 9), other;
+	struct lnet_msg *m1, *m2, *m3;
+	unsigned int nrecv;
+
+	/* the second message waits until the pool grows */
+	m1 = rt_second_waits(test, dst, &other, &nrecv);
+	KUNIT_EXPECT_EQ(test, rt_resize(0, -1, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, rt_resize(0, 0, INT_MAX), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, rt_resize(0, 0, 0), 0);	/* nothing changes */
+	KUNIT_EXPECT_EQ(test, rt_pool_credits(LNET_RTRPOOL_SMALL, &n), ncpts - 2);
+	KUNIT_EXPECT_EQ(test, n, ncpts);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(fake.nrecv), nrecv);
+	KUNIT_ASSERT_EQ(test, rt_resize(0, 2 * ncpts, 0), 0);
+	KUNIT_EXPECT_EQ(test, lnet_router_buffers[LNET_RTRPOOL_SMALL], 2 * ncpts);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(fake.nrecv), nrecv + 1);
+	KUNIT_EXPECT_TRUE(test, fake.last_recv.delayed);
+	KUNIT_EXPECT_EQ(test, (lnet_nid_t)(uintptr_t)fake.last_recv.private, other);
+	KUNIT_EXPECT_EQ(test, rt_pool_credits(LNET_RTRPOOL_SMALL, &n),
+			2 * ncpts - 2);
+	KUNIT_EXPECT_EQ(test, n, 2 * ncpts);
+	/* it goes once the first is done (one send credit per peer) */
+	fake_done(m1, 0);
+	m2 = fake_take_send(WB_WAIT_MS);
+	rt_expect_forwarded(test, m2, dst);
+	KUNIT_EXPECT_EQ(test, rt_pool_credits(LNET_RTRPOOL_SMALL, &n),
+			2 * ncpts - 1);
+	/* a third takes the other buffer and waits for the send credit */
+	rt_inject(test, GW1, dst);
+	KUNIT_EXPECT_NULL(test, fake_take_send(WB_QUIET_MS));
+	KUNIT_EXPECT_EQ(test, rt_pool_credits(LNET_RTRPOOL_SMALL, &n),
+			2 * ncpts - 2);
+
+	/* back to one per CPT with both buffers out */
+	KUNIT_ASSERT_EQ(test, rt_resize(0, ncpts, 0), 0);
+	KUNIT_EXPECT_EQ(test, rt_pool_credits(LNET_RTRPOOL_SMALL, &n),
+			ncpts - 2);
+	KUNIT_EXPECT_EQ(test, n, ncpts);
+	fake_done(m2, 0);	/* its buffer is beyond the size: freed */
+	KUNIT_EXPECT_EQ(test, rt_pool_credits(LNET_RTRPOOL_SMALL, &n),
+			ncpts - 1);
+	m3 = fake_take_send(WB_WAIT_MS);
+	rt_expect_forwarded(test, m3, dst);
+	fake_done(m3, 0);	/* its buffer stays */
+	KUNIT_EXPECT_EQ(test, rt_pool_credits(LNET_RTRPOOL_SMALL, &n), ncpts);
+
+	/* the one buffer left serves; the pools go at shutdown, all back */
+	rt_inject(test, GW1, dst);
+	m1 = fake_take_send(WB_WAIT_MS);
+	rt_expect_forwarded(test, m1, dst);
+	fake_done(m1, 0);
+	KUNIT_EXPECT_EQ(test, rt_pool_credits(LNET_RTRPOOL_SMALL, &n), ncpts);
+}
+
 static void routes_not_a_router(struct kunit *test)
 {
 	unsigned int nnull = READ_ONCE(fake.nrecv_null);
@@ -468,12 +618,14 @@ static struct kunit_case lnet_routes_cases[] = {
 	KUNIT_CASE(routes_choice),
 	KUNIT_CASE(routes_dist),
 	KUNIT_CASE(routes_dead_gateway_forwards),
+	KUNIT_CASE(routes_drop_asym_route),
 	KUNIT_CASE(routes_send_via_gateway),
 	KUNIT_CASE(routes_forward_final_hop),
 	KUNIT_CASE(routes_forward_waits_for_buffer),
 	KUNIT_CASE(routes_forward_waits_for_credit),
 	KUNIT_CASE(routes_forward_no_route),
 	KUNIT_CASE(routes_forward_off_and_on),
+	KUNIT_CASE(routes_resize_pools),
 	KUNIT_CASE(routes_not_a_router),
 	{}
 };

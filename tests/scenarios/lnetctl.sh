@@ -306,12 +306,15 @@ t_check "lnet_transaction_timeout parameter is 100" test "$(param lnet_transacti
 lc_ok "set transaction_timeout 150" set transaction_timeout 150
 # what tunes a feature not implemented yet is refused, not stored: its
 # default only (a site's exported defaults still import)
-lc_ok "set drop_asym_route 0 (its default)" set drop_asym_route 0
-lc_err "set drop_asym_route 1: EOPNOTSUPP (asymmetric routes not checked yet)" 95 set drop_asym_route 1
+lc_ok "set numa_range 0 (its default)" set numa_range 0
+lc_err "set numa_range 1: EOPNOTSUPP (NI selection not NUMA-aware yet)" 95 set numa_range 1
 t_check "... says why" grep -q "accepts only its default" "$ERR"
 t_check "... and the kernel log names the tunable" \
-	sh -c "dmesg | grep -q 'lnet_drop_asym_route=1 refused: asymmetric routes are not checked yet; only 0 is accepted'"
-lc_has "global show: drop_asym_route still 0" "drop_asym_route: 0" global show
+	sh -c "dmesg | grep -q 'lnet_numa_range=1 refused: NI selection is not NUMA-aware yet; only 0 is accepted'"
+lc_has "global show: numa_range still 0" "numa_range: 0" global show
+lc_ok "set drop_asym_route 1 (asymmetric routes are checked)" set drop_asym_route 1
+lc_has "global show: drop_asym_route 1" "drop_asym_route: 1" global show
+lc_ok "set drop_asym_route 0 (back to its default)" set drop_asym_route 0
 lc_ok "set recovery_limit 60 (recovery is implemented)" set recovery_limit 60
 lc_has "global show: recovery_limit 60" "recovery_limit: 60" global show
 lc_ok "set recovery_limit 0 (back to its default)" set recovery_limit 0
@@ -350,7 +353,7 @@ write_refused() {
 	fi
 	t_check "$1 unchanged after the refused write" test "$(param "$1")" = "$before"
 }
-for w in "lnet_numa_range 1" "lnet_interfaces_max 200" "lnet_drop_asym_route 1"; do
+for w in "lnet_numa_range 1" "lnet_interfaces_max 200"; do
 	write_refused "${w%% *}" "${w#* }" "no effect yet"
 done
 # deprecated as in Lustre: accepted, ignored, with a warning
@@ -385,6 +388,14 @@ lc_has "routing show: not forwarding" "enable: 0" routing show
 lc_has "routing show: no router buffers" "large: 0" routing show
 lc_err "set routing 2: EINVAL" 22 set routing 2
 lc_ok "set routing 0 (already off)" set routing 0
+# not a router: the totals are kept for pools made later
+lc_ok "set large_buffers 8 (not forwarding)" set large_buffers 8
+t_check "large_router_buffers parameter is 8" test "$(param large_router_buffers)" = 8
+lc_has "routing show: still no router buffers" "large: 0" routing show
+lc_err "set large_buffers 0: EINVAL" 22 set large_buffers 0
+lc_err "set small_buffers beyond half the memory: ENOMEM" 12 set small_buffers 2147483647
+t_check "small_router_buffers parameter unchanged" test "$(param small_router_buffers)" = 0
+t_check "large_router_buffers parameter still 8" test "$(param large_router_buffers)" = 8
 lc_err "set of an out-of-range value: EINVAL" 22 set health_sensitivity 5000
 lc_err "set of a non-number: EINVAL" 22 set retry_count many
 lc_err "ping of a net that is not local: EHOSTUNREACH" 113 ping 10.99.99.1@tcp9 --timeout 1

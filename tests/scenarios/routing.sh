@@ -18,6 +18,8 @@
 #    error node. Then R's buffers and router credits are all
 #    back, its pools did run out (messages waited, none was lost: every
 #    check passed), and it counted what it forwarded.
+#    A and B load LNet with check_routers_before_use=1: their bring-up
+#    waits for R's first ping, and the first message finds the route up.
 # 2. Router failure: R unloads LNet. A's and B's checkers see the gateway
 #    gone and their routes go down; a ping across fails with "no route".
 #    R comes back: the routes come up and pings cross again.
@@ -118,8 +120,12 @@ lst_brw() {
 end_node() {
 	local lnd=$1 mynet=$2 peer=$3 rnet=$4 gw=$5 raddr=$6 count=$7 label=$8 ko
 	[ "$lnd" = tcp ] || rxe_on eth0 || t_abort
+	# check_routers_before_use: LNet's bring-up (lnet_lndtest's
+	# LNetNIInit) waits for the gateway's first ping, so that the test's
+	# first send finds the route up
 	t_insmod "load lnet ($mynet, route to $rnet via $gw)" "$M/lnet/lnet.ko" \
-		"networks=$mynet(eth0)" "routes=\"$rnet $gw\"" "${CHECK[@]}" || t_abort
+		"networks=$mynet(eth0)" "routes=\"$rnet $gw\"" "${CHECK[@]}" \
+		check_routers_before_use=1 || t_abort
 	ko=$(lnd_ko "$lnd")
 	t_insmod "load $(basename "$ko" .ko)" "$ko" || t_abort
 	t_flag_wait r-ready 300 "$raddr" || t_abort
@@ -129,8 +135,21 @@ end_node() {
 		t_abort
 	t_lndtest_results "$label"
 	t_check "$label: client checks reported" test "$(wc -l </tmp/checks)" -ge 30
+	t_check "bring-up waited for the gateway's first ping" \
+		sh -c "dmesg | grep -q 'check_routers_before_use: every gateway checked'"
 	t_check "$label: route show -v names the gateway" \
 		sh -c "'$LNETCTL' route show -v | grep -q 'gateway: $gw'"
+	cat $D/routes $D/routers
+	# net 0 of a type is printed without its number (o2ib, not o2ib0)
+	# shellcheck disable=SC2016 # awk's fields, not the shell's
+	t_check "debugfs routes: not a router, the route to $rnet up through $gw" \
+		awk -v n="$rnet" -v g="$gw" 'NR == 1 && $0 != "Routing disabled" { exit 1 }
+			NR > 2 && ($1 == n || $1 "0" == n) && $4 == "up" && $5 == g { f = 1 }
+			END { exit !f }' $D/routes
+	# shellcheck disable=SC2016 # awk's fields, not the shell's
+	t_check "debugfs routers: $gw up, one route through it" \
+		awk -v g="$gw" 'NR > 1 && $2 == 1 && $3 == "up" && $4 == g { f = 1 } END { exit !f }' \
+		$D/routers
 	t_retry "the other side's client done with us" 900 \
 		grep -qx '[1-9][0-9]*' /sys/module/lnet_lndtest/parameters/peer_done
 	t_insmod "load lnet_selftest" "$M/lnet/selftest/lnet_selftest.ko"
@@ -201,10 +220,23 @@ pools_back() {
 	awk 'NR > 1 && $3 != $2 { bad = 1 } END { exit bad || NR < 2 }' $D/buffers
 }
 
+# rtr_credits_shown NID: peer show -v gives the peer's router credits and
+# their low-water mark as debugfs has them
+rtr_credits_shown() {
+	local rtr min out
+	rtr=$(awk -v n="$1" '$1 == n { print $6 }' $D/peers)
+	min=$(awk -v n="$1" '$1 == n { print $7 }' $D/peers)
+	out=$("$LNETCTL" peer show -v --nid "$1")
+	echo "$out"
+	[ -n "$rtr" ] && grep -q "available_rtr_credits: $rtr\$" <<<"$out" &&
+		grep -q "min_rtr_credits: $min\$" <<<"$out"
+}
+
 router() {
 	[ "$far" = tcp ] || rxe_on eth1 || exit 1
 	r_load "R: load lnet (forwarding=enabled, tcp0 + $FARNET)" || t_abort
 	t_check "R: forwarding enabled logged" sh -c "dmesg | grep -q 'lnet: forwarding enabled'"
+	t_check "R: debugfs routes says so" sh -c "head -n1 $D/routes | grep -qx 'Routing enabled'"
 	t_check "R: buffers lists 3 pools per CPT" \
 		awk 'NR > 1 { n++ } END { exit n < 3 || n % 3 }' $D/buffers
 	cat $D/buffers
@@ -225,6 +257,8 @@ router() {
 	# shellcheck disable=SC2016 # awk's fields, not the shell's
 	t_check "R: messages forwarded (stats route_count)" \
 		awk -v n="$stream" '$6 > n { f = 1 } END { exit !f }' $D/stats
+	t_check "R: peer show -v: A's router credits (as in debugfs)" \
+		rtr_credits_shown "$A_NID"
 	t_check "R: A and B known as peers" \
 		sh -c "grep -q '^$A_NID ' $D/peers && grep -q '^$B_NID ' $D/peers"
 	"$LNETCTL" routing show
@@ -239,6 +273,10 @@ router() {
 	lc_ok "R: set routing 1" set routing 1
 	t_check "R: routing show: forwarding again" \
 		sh -c "'$LNETCTL' routing show | grep -q 'enable: 1'"
+	lc_ok "R: set small_buffers 64" set small_buffers 64
+	t_check "R: routing show: 64 small buffers, all free" \
+		sh -c "'$LNETCTL' routing show | grep -q 'small: 64' &&
+			awk 'NR > 1 && \$1 == 1 { s += \$2; c += \$3 } END { exit s != 64 || c != 64 }' $D/buffers"
 
 	r_unload
 	t_flag_set r-down

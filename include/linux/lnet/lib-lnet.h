@@ -337,13 +337,23 @@ struct lnet_route_info {
 	bool		multi_hop;
 };
 
+struct lnet_gateway_info {
+	lnet_nid_t	nid;
+	unsigned int	refs;		/* routes, a ping out, a lookup */
+	unsigned int	nroutes;	/* routes through it */
+	bool		alive;		/* as its checker last judged */
+};
+
 int lnet_route_check(u32 net, lnet_nid_t gateway, s32 hops);
 int lnet_route_add(const struct lnet_route_info *route);
 int lnet_route_del(u32 net, lnet_nid_t gateway);
+int lnet_gateway_get_info(unsigned int index, struct lnet_gateway_info *info);
+void lnet_routes_wait_checked(void);
 int lnet_route_get(unsigned int index, struct lnet_route_info *route);
 lnet_nid_t lnet_route_select_rcu(u32 net, u32 src_net);
 unsigned int lnet_route_hops_rcu(u32 net);
 void lnet_gateway_forwarded(lnet_nid_t from, u32 src_net);
+bool lnet_route_is_via(u32 net, lnet_nid_t gateway);
 int lnet_routes_start(void);
 void lnet_routes_clear(void);
 void lnet_routes_fini(void);
@@ -367,6 +377,7 @@ void lnet_router_named(void);
 bool lnet_forwarding_enabled(void);
 int lnet_router_start(void);
 int lnet_router_set(bool on);
+int lnet_router_resize(const int totals[LNET_NRTRPOOLS]);
 void lnet_router_stop(void);
 void lnet_router_ni_stop(struct lnet_ni *ni, struct list_head *credit_waiters);
 int lnet_peer_rtr_credits(const struct lnet_ni *ni);

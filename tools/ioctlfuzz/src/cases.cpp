@@ -52,7 +52,7 @@ constexpr Command table[] = {
 	{ 85, "DEL_NET", v2, cfg, false, true },
 	{ 86, "GET_NET", v2, cfg, false, false },
 	{ 87, "CONFIG_RTR", v2, cfg, false, true },
-	{ 88, "ADD_BUF", v2, cfg, false, false },
+	{ 88, "ADD_BUF", v2, cfg, false, true },
 	{ 89, "GET_BUF", v2, cfg, true, true },
 	{ 90, "GET_PEER_INFO", v2, cfg, false, false },
 	{ 91, "GET_LNET_STATS", v2, sizeof(struct lnet_ioctl_lnet_stats), true, true },

@@ -84,6 +84,9 @@ private:
 	RouteShowArgs route_show_;
 	RoutingShowArgs routing_show_;
 	SetRoutingArgs set_routing_;
+	std::array<SetBuffersArgs, 3> set_buffers_{ { { "tiny", "" },
+						      { "small", "" },
+						      { "large", "" } } };
 	PingArgs ping_;
 	StatsShowArgs stats_show_;
 	StatsResetArgs stats_reset_;
@@ -295,6 +298,16 @@ void Cli::other_verbs()
 	routing_set->add_option("value", set_routing_.value, "0 or 1")
 		->required()->type_name("VALUE");
 	bind(routing_set, set_routing_);
+	for (auto &b : set_buffers_) {
+		auto *sub = set->add_subcommand(
+			b.pool + "_buffers",
+			"router buffers of the " + b.pool +
+				" pools, the total over all CPTs (resized now on a "
+				"router, used when forwarding starts otherwise)");
+		sub->add_option("value", b.value, "number of buffers (at least 1)")
+			->required()->type_name("VALUE");
+		bind(sub, b);
+	}
 
 	auto *routing = app.add_subcommand("routing", "forwarding and router buffers");
 	routing->require_subcommand(1);
@@ -305,7 +318,7 @@ void Cli::other_verbs()
 
 	auto *exp = app.add_subcommand("export",
 				       "write the configuration as YAML (net, "
-				       "route, global)");
+				       "route, routing, buffers, global)");
 	exp->add_option("file", export_.file, "output file (default: stdout)")
 		->type_name("FILE");
 	exp->add_flag("-b,--backup", export_.backup,
@@ -551,6 +564,8 @@ Outcome execute(Kernel &kernel, const Command &command)
 				return routing_show(kernel, a);
 			else if constexpr (std::is_same_v<T, SetRoutingArgs>)
 				return set_routing(kernel, a);
+			else if constexpr (std::is_same_v<T, SetBuffersArgs>)
+				return set_buffers(kernel, a);
 			else if constexpr (std::is_same_v<T, PingArgs>)
 				return ping(kernel, a);
 			else if constexpr (std::is_same_v<T, StatsShowArgs>)

@@ -22,7 +22,7 @@ using Command = std::variant<LnetConfigureArgs, LnetUnconfigureArgs, NetAddArgs,
 			     NetDelArgs, NetShowArgs, NetSetArgs, PeerShowArgs,
 			     PeerSetArgs, RouteAddArgs,
 			     RouteDelArgs, RouteShowArgs, RoutingShowArgs,
-			     SetRoutingArgs, PingArgs, StatsShowArgs,
+			     SetRoutingArgs, SetBuffersArgs, PingArgs, StatsShowArgs,
 			     StatsResetArgs, GlobalShowArgs, SetArgs, ExportArgs,
 			     ImportArgs, FaultAddArgs, FaultDelArgs, FaultResetArgs,
 			     FaultShowArgs, DebugRecoveryArgs>;

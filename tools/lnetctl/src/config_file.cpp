@@ -21,8 +21,8 @@ constexpr std::int64_t uint32_max = std::numeric_limits<std::uint32_t>::max();
 constexpr std::int64_t uint16_max = std::numeric_limits<std::uint16_t>::max();
 
 // Sections of an lnetctl export that this lnetctl does not configure.
-constexpr std::array<std::string_view, 6> unsupported_sections = {
-	"peer", "udsp", "buffers", "numa", "discovery", "peer list",
+constexpr std::array<std::string_view, 5> unsupported_sections = {
+	"peer", "udsp", "numa", "discovery", "peer list",
 };
 
 // The text of a scalar node; nullopt for a missing key or a collection.
@@ -78,7 +78,9 @@ private:
 		  std::vector<std::uint32_t> &out);
 	void route(const YAML::Node &item);
 	void globals(const YAML::Node &map);
-	void routing(const YAML::Node &map);
+	void routing(const YAML::Node &node);
+	void routing_enable(const ErrorSite &s, const YAML::Node &map);
+	void buffers(const YAML::Node &map);
 
 	std::string_view command_;
 	Outcome &o_;
@@ -109,6 +111,8 @@ void Parser::document(const YAML::Node &root)
 			globals(value);
 		} else if (key == "routing") {
 			routing(value);
+		} else if (key == "buffers") {
+			buffers(value);
 		} else if (std::find(unsupported_sections.begin(),
 				     unsupported_sections.end(),
 				     key) != unsupported_sections.end()) {
@@ -533,24 +537,89 @@ Ip2netsChoice ip2nets_choose(const PlannedIp2nets &rule,
 	return c;
 }
 
-// routing: {enable: 0|1}: forwarding on or off ("set routing"), applied
-// after the networks (--add only).
-void Parser::routing(const YAML::Node &map)
+// routing: forwarding on or off ("set routing"), applied after the
+// networks (--add only). Two forms, as Lustre's lnetctl exports them:
+// {enable: 0|1} (--backup), or the sequence "routing show" prints (one
+// cpt[N] item per CPU partition, whose pool counters are not
+// configuration, and an {enable: 0|1} item).
+void Parser::routing(const YAML::Node &node)
 {
 	ErrorSite s = site("routing");
 
-	if (map.IsNull())
+	if (node.IsNull())
 		return;
-	if (!map.IsMap()) {
-		s.fail(EINVAL, "'routing' must be a mapping");
+	if (node.IsSequence()) {
+		for (const auto &item : node) {
+			std::string key = item.IsMap() && item.size() == 1 ?
+						  item.begin()->first.as<std::string>("") :
+						  "";
+
+			if (key == "enable") {
+				routing_enable(s, item);
+			} else if (!key.starts_with("cpt[") || !key.ends_with("]")) {
+				s.fail(EINVAL, "a 'routing' item must be 'enable' or "
+					       "'cpt[N]'");
+				return;
+			}
+		}
 		return;
 	}
+	if (!node.IsMap()) {
+		s.fail(EINVAL, "'routing' must be a mapping or a sequence");
+		return;
+	}
+	routing_enable(s, node);
+}
+
+void Parser::routing_enable(const ErrorSite &s, const YAML::Node &map)
+{
 	if (!map["enable"])
 		return;
 	auto enable = integer(s, map["enable"], "enable", 0, 1);
 
 	if (enable)
 		plan.routing = *enable == 1;
+}
+
+// buffers: {tiny: N, small: N, large: N}: router buffer totals over all
+// CPTs ("set tiny_buffers" and the others; 0 or absent: as it is), applied
+// before routing is turned on, so that its pools are made at these sizes
+// (--add only).
+void Parser::buffers(const YAML::Node &map)
+{
+	ErrorSite s = site("buffers");
+	static constexpr std::array<std::string_view, 3> keys = { "tiny", "small",
+								   "large" };
+	RouterBufferTotals totals{};
+	bool any = false;
+
+	if (map.IsNull())
+		return;
+	if (!map.IsMap()) {
+		s.fail(EINVAL, "'buffers' must be a mapping");
+		return;
+	}
+	for (const auto &entry : map) {
+		std::string key = entry.first.as<std::string>("");
+
+		if (std::find(keys.begin(), keys.end(), key) == keys.end())
+			s.fail(EINVAL, "unknown key '" + key +
+					       "' in buffers (tiny, small, large)");
+	}
+	for (std::size_t i = 0; i < keys.size(); i++) {
+		const YAML::Node &n = map[std::string(keys[i])];
+
+		if (!n)
+			continue;
+		auto v = integer(s, n, keys[i], 0, int32_max);
+
+		if (v) {
+			totals[i] = static_cast<std::int32_t>(*v);
+			any = any || *v;
+		}
+	}
+	if (any)
+		plan.buffers = totals;
 }
 
 ConfigPlan parse_config(std::string_view text, std::string_view command,

@@ -48,14 +48,15 @@ struct ConfigPlan {
 	std::vector<RouteConfig> routes;
 	std::vector<PlannedGlobal> globals;
 	std::optional<bool> routing;		// routing: enable: 0|1
+	std::optional<RouterBufferTotals> buffers;	// buffers: tiny, small, large
 	// Well-formed, non-empty sections this lnetctl does not configure
-	// (peer, udsp, buffers, ...): reported, not applied.
+	// (peer, udsp, ...): reported, not applied.
 	std::vector<std::string> unsupported;
 
 	bool empty() const
 	{
 		return nis.empty() && ip2nets.empty() && routes.empty() &&
-		       globals.empty() && !routing;
+		       globals.empty() && !routing && !buffers;
 	}
 };
 

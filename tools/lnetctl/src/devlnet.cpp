@@ -214,6 +214,13 @@ void DevLnet::set_routing(bool enable)
 	do_ioctl(LNET_IOC_CONFIG_RTR, &d);
 }
 
+void DevLnet::set_router_buffers(const RouterBufferTotals &totals)
+{
+	auto d = pack_add_buf(totals);
+
+	do_ioctl(LNET_IOC_ADD_BUF, &d);
+}
+
 PingReply DevLnet::ping(const PingRequest &request)
 {
 	std::vector<lnet_process_id> ids(ping_capacity);

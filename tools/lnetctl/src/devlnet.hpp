@@ -36,6 +36,7 @@ public:
 	std::vector<RouteInfo> get_routes() override;
 	RoutingInfo get_routing() override;
 	void set_routing(bool enable) override;
+	void set_router_buffers(const RouterBufferTotals &totals) override;
 	PingReply ping(const PingRequest &request) override;
 	Counters get_stats() override;
 	void reset_stats() override;

@@ -435,6 +435,16 @@ lnet_ioctl_config_data pack_config_rtr(bool enable)
 	return d;
 }
 
+lnet_ioctl_config_data pack_add_buf(const RouterBufferTotals &totals)
+{
+	auto d = config_data();
+
+	d.cfg_u.buffers.tiny = totals[0];
+	d.cfg_u.buffers.small = totals[1];
+	d.cfg_u.buffers.large = totals[2];
+	return d;
+}
+
 lnet_ioctl_config_data pack_get_buf(std::uint32_t cpt)
 {
 	auto d = config_data();

@@ -57,6 +57,7 @@ lnet_ioctl_config_data pack_del_route(std::uint32_t net, lnet_nid_t gateway);
 lnet_ioctl_config_data pack_get_route(std::uint32_t index);
 RouteInfo unpack_route(const lnet_ioctl_config_data &reply);
 lnet_ioctl_config_data pack_config_rtr(bool enable);
+lnet_ioctl_config_data pack_add_buf(const RouterBufferTotals &totals);
 lnet_ioctl_config_data pack_get_buf(std::uint32_t cpt);
 // One CPT's pools (and whether the node forwards) of a GET_BUF reply.
 std::array<RouterPool, 3> unpack_buf(const lnet_ioctl_config_data &reply,

@@ -219,6 +219,9 @@ struct RouterPool {
 
 // Forwarding and the router buffer pools, tiny / small / large per CPT
 // (all zero on a node that never forwarded).
+// tiny, small, large
+using RouterBufferTotals = std::array<std::int32_t, 3>;
+
 struct RoutingInfo {
 	bool enabled = false;
 	std::vector<std::array<RouterPool, 3>> cpts;
@@ -332,6 +335,9 @@ public:
 
 	virtual RoutingInfo get_routing() = 0;
 	virtual void set_routing(bool enable) = 0;
+	// New totals over all CPTs of the tiny, small and large router buffers
+	// (0: that pool as it is); pools that exist are resized now.
+	virtual void set_router_buffers(const RouterBufferTotals &totals) = 0;
 
 	virtual PingReply ping(const PingRequest &request) = 0;
 

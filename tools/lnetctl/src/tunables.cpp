@@ -20,7 +20,7 @@ constexpr std::array<GlobalTunable, 13> table{ {
 	{ "discovery", "lnet_peer_discovery_disabled", true, 0, 1, true,
 	  "1: discover peers' NIs automatically, 0: do not" },
 	{ "drop_asym_route", "lnet_drop_asym_route", false, 0, 1, true,
-	  "1: drop messages that arrive over an asymmetric route" },
+	  "1: drop messages from a remote net through a gateway none of our routes to it uses" },
 	{ "retry_count", "lnet_retry_count", false, 0, int_max, true,
 	  "times a failed message is resent" },
 	{ "transaction_timeout", "lnet_transaction_timeout", false, 1, int_max,

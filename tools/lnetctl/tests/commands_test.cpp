@@ -652,6 +652,66 @@ TEST(Commands, ImportRouting)
 	EXPECT_FALSE(k.routing.enabled);
 }
 
+TEST(Commands, SetBuffers)
+{
+	FakeKernel k = node();
+
+	// not a router yet: the totals are for the pools made later
+	ASSERT_EQ(run_words(k, { "set", "large_buffers", "64" }).status, 0);
+	ASSERT_EQ(k.buffer_totals_set.size(), 1U);
+	EXPECT_EQ(k.buffer_totals_set[0], (RouterBufferTotals{ 0, 0, 64 }));
+	ASSERT_EQ(run_words(k, { "set", "routing", "1" }).status, 0);
+	ASSERT_EQ(run_words(k, { "set", "tiny_buffers", "512" }).status, 0);
+	EXPECT_EQ(k.buffer_totals_set.back(), (RouterBufferTotals{ 512, 0, 0 }));
+	ASSERT_EQ(run_words(k, { "set", "small_buffers", "4096" }).status, 0);
+	EXPECT_EQ(k.buffer_totals_set.back(), (RouterBufferTotals{ 0, 4096, 0 }));
+	Result r = run_words(k, { "routing", "show" });
+	EXPECT_NE(r.out.find("buffers:\n    tiny: 512\n    small: 4096\n"),
+		  std::string::npos) << r.out;
+
+	for (const char *bad : { "0", "-1", "many", "2147483648" }) {
+		r = run_words(k, { "set", "small_buffers", bad });
+		EXPECT_EQ(r.status, 1) << bad;
+		EXPECT_NE(r.err.find("invalid value '" + std::string(bad) +
+				     "' for small_buffers"),
+			  std::string::npos) << r.err;
+	}
+	EXPECT_EQ(k.buffer_totals_set.size(), 3U);	// none reached the kernel
+	k.fail["set_router_buffers"] = ENOMEM;
+	r = run_words(k, { "set", "large_buffers", "100000" });
+	EXPECT_EQ(r.status, 1);
+	EXPECT_NE(r.err.find("cannot set large_buffers to 100000"), std::string::npos)
+		<< r.err;
+	EXPECT_NE(r.err.find("errno: -12"), std::string::npos) << r.err;
+}
+
+TEST(Commands, ImportBuffersBeforeRouting)
+{
+	FakeKernel k = node();
+	Outcome o = apply_config(k,
+				 "routing:\n    enable: 1\n"
+				 "buffers:\n    tiny: 1024\n    small: 0\n    large: 128\n",
+				 ImportMode::add);
+	EXPECT_TRUE(o.ok());
+	ASSERT_EQ(k.buffer_totals_set.size(), 1U);
+	EXPECT_EQ(k.buffer_totals_set[0], (RouterBufferTotals{ 1024, 0, 128 }));
+	auto set_buffers = std::find(k.calls.begin(), k.calls.end(), "set_router_buffers");
+	auto set_routing = std::find(k.calls.begin(), k.calls.end(), "set_routing");
+	EXPECT_LT(set_buffers, set_routing);
+	EXPECT_TRUE(k.routing.enabled);
+
+	// nothing applied from a file with a mistake in it
+	FakeKernel k2 = node();
+	o = apply_config(k2, "routing:\n    enable: 1\nbuffers:\n    huge: 1\n",
+			 ImportMode::add);
+	EXPECT_FALSE(o.ok());
+	EXPECT_TRUE(k2.buffer_totals_set.empty());
+	EXPECT_FALSE(k2.routing.enabled);
+	o = apply_config(k2, "buffers:\n    large: -2\n", ImportMode::add);
+	EXPECT_FALSE(o.ok());
+	EXPECT_TRUE(k2.buffer_totals_set.empty());
+}
+
 TEST(Commands, PingMixedResults)
 {
 	FakeKernel k = node();

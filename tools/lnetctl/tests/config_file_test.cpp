@@ -226,6 +226,40 @@ TEST(ConfigFile, RoutingEnable)
 	expect_error("routing: 1\n", "routing", EINVAL, "must be a mapping");
 }
 
+// The form Lustre's lnetctl exports without --backup: the pools per CPT
+// (not configuration) and an enable item; buffers totals, 0 unchanged.
+TEST(ConfigFile, RoutingSequenceAndBuffers)
+{
+	Parsed p = parse("routing:\n"
+			 "    - cpt[0]:\n"
+			 "          tiny:\n"
+			 "              npages: 0\n"
+			 "              nbuffers: 512\n"
+			 "              credits: 512\n"
+			 "              mincredits: 500\n"
+			 "    - cpt[1]:\n"
+			 "          tiny:\n"
+			 "              npages: 0\n"
+			 "    - enable: 1\n"
+			 "buffers:\n    tiny: 1024\n    small: 0\n    large: 64\n");
+	EXPECT_TRUE(p.o.ok()) << yaml::render(render_errors(p.o.errors));
+	EXPECT_EQ(p.plan.routing, std::optional<bool>(true));
+	EXPECT_EQ(p.plan.buffers, (std::optional<RouterBufferTotals>(
+					  RouterBufferTotals{ 1024, 0, 64 })));
+	EXPECT_TRUE(p.plan.unsupported.empty());
+	// a node that never forwarded exports zeros: nothing to apply
+	p = parse("routing:\n    - enable: 0\nbuffers:\n    tiny: 0\n    small: 0\n"
+		  "    large: 0\n");
+	EXPECT_TRUE(p.o.ok());
+	EXPECT_FALSE(p.plan.buffers.has_value());
+	EXPECT_EQ(p.plan.routing, std::optional<bool>(false));
+	expect_error("routing:\n    - forwarding: 1\n", "routing", EINVAL,
+		     "must be 'enable' or 'cpt[N]'");
+	expect_error("buffers:\n    tiny: -1\n", "buffers", EINVAL, "tiny");
+	expect_error("buffers:\n    huge: 1\n", "buffers", EINVAL, "unknown key 'huge'");
+	expect_error("buffers: 5\n", "buffers", EINVAL, "must be a mapping");
+}
+
 TEST(ConfigFile, BadNets)
 {
 	expect_error("net: tcp\n", "net", EINVAL, "must be a sequence");

@@ -43,6 +43,8 @@ public:
 	std::vector<PeerInfo> peers;
 	std::map<lnet_nid_t, PingReply> ping_replies;
 	std::vector<PingRequest> pings;
+	std::vector<RouterBufferTotals> buffer_totals_set;
+	RouterBufferTotals buffer_totals{ 2048, 16384, 1024 };
 	std::map<lnet_nid_t, MsgStats> ni_stats;
 	std::map<lnet_nid_t, NiHealth> ni_health;
 	std::map<HealthOf, RecoveryQueue> recovery;
@@ -234,17 +236,42 @@ public:
 		return routing;
 	}
 
-	// As lnet.ko: pools made (tiny 2048, small 16384, large 1024) the
-	// first time forwarding goes on, kept after.
+	// As lnet.ko: pools made (the totals, at first tiny 2048, small 16384,
+	// large 1024) the first time forwarding goes on, kept after.
 	void set_routing(bool enable) override
 	{
 		enter("set_routing");
 		need_configured();
-		if (enable && routing.cpts[0][2].nbuffers == 0)
-			routing.cpts[0] = { RouterPool{ 0, 2048, 2048, 2048 },
-					    RouterPool{ 1, 16384, 16384, 16384 },
-					    RouterPool{ 256, 1024, 1024, 1024 } };
+		if (enable && routing.cpts[0][2].nbuffers == 0) {
+			static constexpr std::array<std::int32_t, 3> npages = { 0, 1, 256 };
+
+			for (std::size_t i = 0; i < npages.size(); i++) {
+				std::int32_t n = buffer_totals[i];
+
+				routing.cpts[0][i] = RouterPool{ npages[i], n, n, n };
+			}
+		}
 		routing.enabled = enable;
+	}
+
+	// As lnet.ko with one CPT: pools that exist get the new sizes
+	// (nothing in use), the totals are kept for later ones.
+	void set_router_buffers(const RouterBufferTotals &totals) override
+	{
+		enter("set_router_buffers");
+		need_configured();
+		buffer_totals_set.push_back(totals);
+		for (std::size_t i = 0; i < totals.size(); i++) {
+			if (totals[i] < 0)
+				throw KernelError(EINVAL, "Invalid argument");
+			if (!totals[i])
+				continue;
+			buffer_totals[i] = totals[i];
+			if (routing.cpts[0][i].nbuffers == 0)
+				continue;
+			routing.cpts[0][i].nbuffers = totals[i];
+			routing.cpts[0][i].credits = totals[i];
+		}
 	}
 
 	PingReply ping(const PingRequest &request) override

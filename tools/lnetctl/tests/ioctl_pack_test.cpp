@@ -239,6 +239,12 @@ TEST(IoctlPack, RoutingBytes)
 	EXPECT_EQ(s32_at(on, 28), 1);			// buffers.enable
 	EXPECT_EQ(s32_at(pack_config_rtr(false), 28), 0);
 	EXPECT_EQ(u32_at(pack_get_buf(3), 12), 3U);	// the CPT
+	lnet_ioctl_config_data add = pack_add_buf({ 7, 0, 9 });
+	EXPECT_EQ(u32_at(add, 0), 184U);
+	EXPECT_EQ(s32_at(add, 28), 0);			// buffers.enable
+	EXPECT_EQ(s32_at(add, 32), 7);			// buffers.tiny
+	EXPECT_EQ(s32_at(add, 36), 0);			// buffers.small
+	EXPECT_EQ(s32_at(add, 40), 9);			// buffers.large
 
 	lnet_ioctl_config_data d = pack_get_buf(0);
 	d.cfg_u.pools.enable = 1;

@@ -83,6 +83,35 @@ TEST(RoundTrip, BackupExportImport)
 	expect_same_config(a, b);
 }
 
+// A router's forwarding and pool totals go through export and import:
+// the totals first, so that the pools are made at those sizes.
+TEST(RoundTrip, RoutingAndBuffers)
+{
+	FakeKernel a = configured_node();
+	std::ostringstream out, err;
+	ASSERT_EQ(run(std::vector<std::string>{ "set", "routing", "1" }, a, out, err), 0);
+	ASSERT_EQ(run(std::vector<std::string>{ "set", "large_buffers", "256" }, a, out,
+		      err), 0);
+	std::string text = yaml_of(export_config(a, ExportArgs{}));
+	EXPECT_NE(text.find("\nrouting:\n    - cpt[0]:\n"), std::string::npos) << text;
+	EXPECT_NE(text.find("\n    - enable: 1\nbuffers:\n    tiny: 2048\n    small: 16384\n"
+			    "    large: 256\n"),
+		  std::string::npos) << text;
+	std::string backup = yaml_of(export_config(a, ExportArgs{ "", true }));
+	EXPECT_NE(backup.find("\nrouting:\n    enable: 1\nbuffers:\n    tiny: 2048\n"),
+		  std::string::npos) << backup;
+
+	for (const std::string &t : { text, backup }) {
+		FakeKernel b;
+		Outcome imported = apply_config(b, t, ImportMode::add);
+		EXPECT_TRUE(imported.ok()) << yaml::render(render_errors(imported.errors));
+		EXPECT_TRUE(b.routing.enabled);
+		ASSERT_EQ(b.buffer_totals_set.size(), 1U);
+		EXPECT_EQ(b.buffer_totals_set[0], (RouterBufferTotals{ 2048, 16384, 256 }));
+		EXPECT_EQ(b.routing.cpts[0][2].nbuffers, 256);
+	}
+}
+
 TEST(RoundTrip, ExportShape)
 {
 	FakeKernel a = configured_node();

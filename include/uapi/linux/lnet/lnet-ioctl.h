@@ -123,6 +123,10 @@ struct lnet_ioctl_data {
  * ENOENT past the last one.
  * DEL_NET: cfg_net, every NI of that net is removed (ENOENT if none).
  * CONFIG_RTR: cfg_u.buffers.enable 1 turns forwarding on, 0 off.
+ * ADD_BUF: cfg_u.buffers.tiny, small, large: new totals of router buffers
+ * over all CPTs (0: that pool as it is; EINVAL if negative). Pools that
+ * exist are resized now (ENOMEM if a pool cannot grow); the totals are
+ * also those of pools made later.
  * GET_BUF: cfg_count (in) selects a CPU partition (ENOENT past the last);
  * out: cfg_ncpts, cfg_u.pools (enable, and that CPT's router buffer pools:
  * tiny, small, large; all zero on a node that never forwarded).

@@ -124,6 +124,14 @@ struct SetRoutingArgs {
 	bool operator==(const SetRoutingArgs &) const = default;
 };
 
+// set tiny_buffers|small_buffers|large_buffers N
+struct SetBuffersArgs {
+	std::string pool;	// "tiny", "small" or "large"
+	std::string value;
+
+	bool operator==(const SetBuffersArgs &) const = default;
+};
+
 struct PingArgs {
 	std::vector<std::string> targets;	// each may be "a,b"
 	std::optional<std::int64_t> timeout;	// seconds
@@ -236,6 +244,9 @@ Outcome route_del(Kernel &k, const RouteDelArgs &a);
 Outcome route_show(Kernel &k, const RouteShowArgs &a);
 Outcome routing_show(Kernel &k, const RoutingShowArgs &a);
 Outcome set_routing(Kernel &k, const SetRoutingArgs &a);
+Outcome set_buffers(Kernel &k, const SetBuffersArgs &a);
+// 0, 1, 2 for "tiny", "small", "large" (RouterBufferTotals); -1 otherwise
+int router_pool_index(std::string_view pool);
 Outcome ping(Kernel &k, const PingArgs &a);
 Outcome stats_show(Kernel &k, const StatsShowArgs &a);
 Outcome stats_reset(Kernel &k, const StatsResetArgs &a);

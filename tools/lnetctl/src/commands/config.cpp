@@ -58,6 +58,13 @@ void apply_add(Kernel &k, const ConfigPlan &plan, Outcome &o)
 				       " via " + lnet::nid_to_string(r.gateway), e);
 		}
 	}
+	if (plan.buffers) {
+		try {
+			k.set_router_buffers(*plan.buffers);
+		} catch (const KernelError &e) {
+			o.fail("add", "buffers", "cannot set the router buffers", e);
+		}
+	}
 	if (plan.routing) {
 		try {
 			k.set_routing(*plan.routing);
@@ -129,6 +136,7 @@ Outcome collect_config(Kernel &k, bool backup)
 	Outcome o;
 	std::vector<NiView> nis;
 	std::vector<RouteInfo> routes;
+	RoutingInfo routing;
 	yaml::Map globals;
 	NetFields net_fields;
 
@@ -142,6 +150,11 @@ Outcome collect_config(Kernel &k, bool backup)
 		routes = k.get_routes();
 	} catch (const KernelError &e) {
 		o.fail("show", "route", "cannot get routes", e);
+	}
+	try {
+		routing = k.get_routing();
+	} catch (const KernelError &e) {
+		o.fail("show", "routing", "cannot get the router buffers", e);
 	}
 	for (const auto &t : global_tunables()) {
 		try {
@@ -165,6 +178,17 @@ Outcome collect_config(Kernel &k, bool backup)
 	if (!routes.empty())
 		yaml::add(o.out, "route",
 			  render_routes(routes, RouteFields{ true, !backup }));
+	// as Lustre's lnetctl: routing's pools in full, or only whether the
+	// node forwards (--backup); the buffer totals in both
+	if (backup) {
+		yaml::Map enable;
+
+		yaml::add(enable, "enable", yaml::num(routing.enabled ? 1 : 0));
+		yaml::add(o.out, "routing", yaml::map(std::move(enable)));
+	} else {
+		yaml::add(o.out, "routing", render_routing(routing));
+	}
+	yaml::add(o.out, "buffers", render_buffers(routing));
 	if (!globals.empty())
 		yaml::add(o.out, "global", yaml::map(std::move(globals)));
 	return o;
