@@ -285,9 +285,11 @@ static int lnet_ni_start(struct lnet_ni *ni)
 	ni->tx_credits = ni->max_tx_credits;
 	ni->min_tx_credits = ni->max_tx_credits;
 	WRITE_ONCE(ni->state, LNET_NI_STATE_UP);
+	ni->last_pinged = jiffies;
 	list_add_tail_rcu(&ni->list, &lnet_core.nis);
 	lnet_core.nni++;
 	spin_unlock_bh(&lnet_core.net_lock);
+	lnet_ni_link_seed(ni);
 	return 0;
 }
 

@@ -84,6 +84,8 @@ int lnet_credits_acquire(struct lnet_msg *msg)
 			goto out;
 		}
 		peer->send_count++;
+		msg->txqnob = LNET_HDR_NID4_SIZE + msg->len;
+		peer->txqnob += msg->txqnob;
 		msg->tx_peer_credit = 1;
 		peer->tx_credits--;
 		peer->min_tx_credits = min(peer->min_tx_credits,
@@ -143,6 +145,7 @@ void lnet_credits_return(struct lnet_msg *msg)
 	}
 	if (msg->tx_peer_credit) {
 		peer->tx_credits++;
+		peer->txqnob -= msg->txqnob;
 		next = list_first_entry_or_null(&peer->tx_queue,
 						struct lnet_msg, list);
 		if (!msg->tx_wait_peer && next && peer->tx_credits <= 0) {

@@ -57,8 +57,9 @@ static const struct file_operations lnet_stats_fops = {
 
 /*
  * nid status alive refs peer rtr max tx min: one row per NI (one credit
- * pool each). alive is -1 (known only to routers; 0 for lo), refs 0 (NI
- * references are per-CPU and not summed), rtr the router credits a peer
+ * pool each). status as the ping info says it; alive the seconds since a
+ * node pinged the NI while we forward, else -1 (0 for lo); refs 0 (NI
+ * references are per-CPU and not summed); rtr the router credits a peer
  * of the NI starts with.
  */
 static int lnet_nis_show(struct seq_file *m, void *v)
@@ -77,10 +78,12 @@ static int lnet_nis_show(struct seq_file *m, void *v)
 		credits = ni->tx_credits;
 		min_credits = ni->min_tx_credits;
 		spin_unlock_bh(&lnet_core.net_lock);
-		seq_printf(m, "%-24s %6s %5d %4d %4d %4d %5d %5d %5d\n",
+		seq_printf(m, "%-24s %6s %5ld %4d %4d %4d %5d %5d %5d\n",
 			   lnet_nid2str(ni->nid, nid, sizeof(nid)),
-			   lo || ni->state == LNET_NI_STATE_UP ? "up" : "down",
-			   lo ? 0 : -1, 0, ni->peer_tx_credits,
+			   lo || (ni->state == LNET_NI_STATE_UP &&
+				  !lnet_ni_says_down(ni)) ? "up" : "down",
+			   lo ? 0 : lnet_router_last_pinged(ni), 0,
+			   ni->peer_tx_credits,
 			   lo ? 0 : lnet_peer_rtr_credits(ni),
 			   ni->max_tx_credits, credits, min_credits);
 	}

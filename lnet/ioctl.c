@@ -522,9 +522,9 @@ static int lnet_ioc_get_ni(struct lnet_ioc_ctx *ctx)
 			c->lic_cpts[k] = k;
 	}
 	c->lic_ncpts = ncpt;
-	/* as the ping info says: down too while health is at 0 */
+	/* as the ping info says: down too while health is 0 or link down */
 	c->lic_status = READ_ONCE(ni->state) == LNET_NI_STATE_UP &&
-			!test_bit(LNET_NI_HEALTH_DOWN, &ni->health_flags) ?
+			!lnet_ni_says_down(ni) ?
 			LNET_IOCTL_NI_STATUS_UP : LNET_IOCTL_NI_STATUS_DOWN;
 	c->lic_dev_cpt = -1;	/* the device's NUMA node is not known */
 	c->lic_pad = 0;
@@ -575,7 +575,9 @@ static int lnet_ioc_get_ni_health(struct lnet_ioc_ctx *ctx)
 		h->lnh_nid = nid;
 		h->lnh_health_value = ni == lnet_core.lo_ni ? LNET_MAX_HEALTH :
 				      atomic_read(&ni->healthv);
-		h->lnh_fatal_error = READ_ONCE(ni->state) != LNET_NI_STATE_UP;
+		h->lnh_fatal_error = READ_ONCE(ni->state) != LNET_NI_STATE_UP ||
+				     test_bit(LNET_NI_LINK_DOWN,
+					      &ni->health_flags);
 		h->lnh_interrupts =
 			sum.health[LNET_MSG_STATUS_LOCAL_INTERRUPT];
 		h->lnh_dropped = sum.health[LNET_MSG_STATUS_LOCAL_DROPPED];

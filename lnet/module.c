@@ -107,13 +107,18 @@ static int __init lnet_init(void)
 	if (rc)
 		goto fail_peers;
 	lnet_debugfs_init();
-	rc = lnet_dev_init();
+	rc = lnet_link_init();
 	if (rc)
 		goto fail_lo;
+	rc = lnet_dev_init();
+	if (rc)
+		goto fail_link;
 	if (config_on_load)
 		schedule_work(&lnet_configure_work);
 	return 0;
 
+fail_link:
+	lnet_link_fini();
 fail_lo:
 	lnet_debugfs_fini();
 	lnet_unregister_lnd(&lnet_lo_lnd);
@@ -145,6 +150,7 @@ static void __exit lnet_exit(void)
 	flush_work(&lnet_configure_work);
 	lnet_dev_fini();
 	lnet_shutdown_all();
+	lnet_link_fini();
 	lnet_fault_fini();
 	lnet_resend_fini();
 	lnet_ping_status_flush();

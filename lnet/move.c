@@ -733,6 +733,9 @@ int lnet_parse(struct lnet_ni *ni, const struct lnet_hdr *hdr,
 			     "source NID is not the sender");
 		return 0;
 	}
+	if (hdr->type == LNET_MSG_GET &&
+	    hdr->msg.get.ptl_index == LNET_RESERVED_PORTAL)
+		lnet_router_pinged(ni, hdr->src_nid);
 	/* from another network: @from forwarded it to us */
 	if (LNET_NIDNET(hdr->src_nid) != LNET_NIDNET(ni->nid) &&
 	    ni != lnet_core.lo_ni) {

@@ -46,8 +46,7 @@ struct lnet_ping_buffer {
 /* What @ni says of itself in the ping info. */
 static u32 lnet_ni_ping_status(const struct lnet_ni *ni)
 {
-	return test_bit(LNET_NI_HEALTH_DOWN, &ni->health_flags) ?
-	       LNET_NI_STATUS_DOWN : LNET_NI_STATUS_UP;
+	return lnet_ni_says_down(ni) ? LNET_NI_STATUS_DOWN : LNET_NI_STATUS_UP;
 }
 
 /**

@@ -314,6 +314,7 @@ int lnet_router_start(void)
 	if (rc)
 		return rc;
 	WRITE_ONCE(lnet_router_on, true);
+	lnet_router_status_start();
 	pr_info("forwarding enabled\n");
 	return 0;
 }
@@ -324,6 +325,7 @@ void lnet_router_stop(void)
 {
 	lockdep_assert_held(&lnet_core.api_mutex);
 	WRITE_ONCE(lnet_router_on, false);
+	lnet_router_status_stop();
 	lnet_router_named_here = false;
 	lnet_rtrpools_free();
 }
@@ -512,9 +514,11 @@ int lnet_router_set(bool on)
 				return rc;
 		}
 		WRITE_ONCE(lnet_router_on, true);
+		lnet_router_status_start();
 		pr_info("forwarding enabled\n");
 	} else {
 		WRITE_ONCE(lnet_router_on, false);
+		lnet_router_status_stop();
 		lnet_forward_drop_waiters(NULL, NULL, "forwarding turned off");
 		pr_info("forwarding disabled\n");
 	}

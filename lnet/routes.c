@@ -47,11 +47,6 @@ module_param_named(alive_router_check_interval,
 MODULE_PARM_DESC(alive_router_check_interval,
 		 "seconds between pings of each gateway (<= 0: never ping; routes keep their state)");
 
-static int lnet_router_ping_timeout = 50;
-module_param_named(router_ping_timeout, lnet_router_ping_timeout, int, 0644);
-MODULE_PARM_DESC(router_ping_timeout,
-		 "kept for existing configurations and unused: a gateway's ping is answered within transaction_timeout or the gateway is dead (as in Lustre 2.17)");
-
 int lnet_check_routers_before_use;
 LNET_EXPORT_FOR_TEST(lnet_check_routers_before_use);
 module_param_named(check_routers_before_use, lnet_check_routers_before_use,
@@ -184,15 +179,95 @@ static unsigned int lnet_route_hops(const struct lnet_route *r)
 	return r->hops < 0 ? 1 : r->hops;
 }
 
-/* @a beats @b: lower priority, fewer hops, then whose turn it is. */
-static bool lnet_route_better(const struct lnet_route *a,
-			      const struct lnet_route *b)
+/* @a ranks before @b by configuration: lower priority, then fewer hops. */
+static int lnet_route_rank_cmp(const struct lnet_route *a,
+			       const struct lnet_route *b)
 {
 	if (a->priority != b->priority)
-		return a->priority < b->priority;
+		return a->priority < b->priority ? -1 : 1;
 	if (lnet_route_hops(a) != lnet_route_hops(b))
-		return lnet_route_hops(a) < lnet_route_hops(b);
-	return READ_ONCE(a->seq) < READ_ONCE(b->seq);
+		return lnet_route_hops(a) < lnet_route_hops(b) ? -1 : 1;
+	return 0;
+}
+
+/* How a gateway looks from this node, as the send path sees its peer. */
+struct lnet_gw_load {
+	int	healthv;
+	u64	txqnob;
+	int	tx_credits;
+};
+
+static void lnet_gateway_load_locked(const struct lnet_gateway *gw,
+				     struct lnet_gw_load *load)
+{
+	struct lnet_peer *peer;
+
+	lockdep_assert_held(&lnet_core.net_lock);
+	peer = lnet_peer_find_locked(gw->nid);
+	if (!peer) {	/* not sent to yet (or reaped): nothing queued */
+		load->healthv = LNET_MAX_HEALTH;
+		load->txqnob = 0;
+		load->tx_credits = INT_MAX;
+		return;
+	}
+	load->healthv = peer->healthv;
+	load->txqnob = peer->txqnob;
+	load->tx_credits = peer->tx_credits;
+}
+
+/* @a is the less loaded: healthier, fewer bytes queued, more credits. */
+static int lnet_gw_load_cmp(const struct lnet_gw_load *a,
+			    const struct lnet_gw_load *b)
+{
+	if (a->healthv != b->healthv)
+		return a->healthv > b->healthv ? -1 : 1;
+	if (a->txqnob != b->txqnob)
+		return a->txqnob < b->txqnob ? -1 : 1;
+	if (a->tx_credits != b->tx_credits)
+		return a->tx_credits > b->tx_credits ? -1 : 1;
+	return 0;
+}
+
+static bool lnet_route_usable_rcu(const struct lnet_route *r, u32 src_net)
+{
+	u32 gw_net = LNET_NIDNET(r->gw->nid);
+
+	if (!READ_ONCE(r->alive))
+		return false;
+	if (src_net != LNET_NET_ANY && gw_net != src_net)
+		return false;
+	return lnet_ni_find_net_rcu(gw_net);
+}
+
+/*
+ * Among the usable routes ranked equal to @best, the one whose gateway is
+ * the least loaded, then whose turn it is. The gateways' peers are looked
+ * at under net_lock, once for the lot.
+ */
+static struct lnet_route *lnet_route_least_loaded(struct lnet_rnet *rnet,
+						  struct lnet_route *best,
+						  u32 src_net)
+{
+	struct lnet_gw_load load, best_load;
+	struct lnet_route *r;
+	int cmp;
+
+	spin_lock_bh(&lnet_core.net_lock);
+	lnet_gateway_load_locked(best->gw, &best_load);
+	list_for_each_entry_rcu(r, &rnet->routes, list) {
+		if (r == best || !lnet_route_usable_rcu(r, src_net) ||
+		    lnet_route_rank_cmp(r, best))
+			continue;
+		lnet_gateway_load_locked(r->gw, &load);
+		cmp = lnet_gw_load_cmp(&load, &best_load);
+		if (cmp < 0 ||
+		    (!cmp && READ_ONCE(r->seq) < READ_ONCE(best->seq))) {
+			best = r;
+			best_load = load;
+		}
+	}
+	spin_unlock_bh(&lnet_core.net_lock);
+	return best;
 }
 
 /**
@@ -201,10 +276,12 @@ static bool lnet_route_better(const struct lnet_route *a,
  * @src_net: the local network the message must leave on, or LNET_NET_ANY
  *
  * Among the alive routes to @net whose gateway is on a local network (on
- * @src_net if given): lowest priority, then fewest hops, then round robin
- * (the chosen route goes to the back of the line).
+ * @src_net if given): lowest priority, then fewest hops, then the
+ * gateway's peer: healthiest, fewest bytes queued, most send credits;
+ * then round robin (the chosen route goes to the back of the line).
  *
- * Context: rcu_read_lock() held.
+ * Context: rcu_read_lock() held; takes net_lock when several routes tie
+ * on priority and hops.
  *
  * Return: the gateway's NID, or LNET_NID_ANY if no route is usable.
  */
@@ -212,26 +289,29 @@ lnet_nid_t lnet_route_select_rcu(u32 net, u32 src_net)
 {
 	struct lnet_route *r, *best = NULL;
 	struct lnet_rnet *rnet;
+	bool tied = false;
 	u64 last = 0;
-	u32 gw_net;
+	int cmp;
 
 	rnet = lnet_rnet_find_rcu(net);
 	if (!rnet)
 		return LNET_NID_ANY;
 	list_for_each_entry_rcu(r, &rnet->routes, list) {
 		last = max(last, READ_ONCE(r->seq));
-		if (!READ_ONCE(r->alive))
+		if (!lnet_route_usable_rcu(r, src_net))
 			continue;
-		gw_net = LNET_NIDNET(r->gw->nid);
-		if (src_net != LNET_NET_ANY && gw_net != src_net)
-			continue;
-		if (!lnet_ni_find_net_rcu(gw_net))
-			continue;
-		if (!best || lnet_route_better(r, best))
+		cmp = best ? lnet_route_rank_cmp(r, best) : -1;
+		if (cmp < 0) {
 			best = r;
+			tied = false;
+		} else if (!cmp) {
+			tied = true;
+		}
 	}
 	if (!best)
 		return LNET_NID_ANY;
+	if (tied)
+		best = lnet_route_least_loaded(rnet, best, src_net);
 	WRITE_ONCE(best->seq, last + 1);
 	return best->gw->nid;
 }

@@ -193,6 +193,11 @@ if [ "$mode" = check ]; then
 	# check-long runs the defaults, and tcp0 - router - tcp1 too.
 	step routing-o2ib guest --suite routing-o2ib --kernel debug --guests 3 --timeout 900 \
 		--script "$top/tests/scenarios/routing.sh" --arg o2ib --arg 500 --arg 2
+	# Two routers in parallel, one's far side cut and a network nobody pings,
+	# then a route of two hops, across four guests.
+	step routing-paths guest --suite routing-paths --kernel debug --guests 4 \
+		--link 0-1 --link 0-2 --link 1-3 --link 2-3 --link 1-2 --timeout 1500 \
+		--script "$top/tests/scenarios/routing-paths.sh"
 
 	# Bad local input and failing allocations (Documentation/hardening.md):
 	# the ioctl fuzzer as a user and as root, configuration and traffic under

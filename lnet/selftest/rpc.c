@@ -21,6 +21,7 @@
 #include <linux/swab.h>
 #include <linux/wait.h>
 #include <linux/lnet/cpt.h>
+#include <linux/lnet/nidstr.h>
 #include "selftest.h"
 
 struct lst_rpc_stats lst_stats;
@@ -148,6 +149,19 @@ static u32 lst_service_req_type(u32 service)
 	return ~0U;
 }
 
+/* "1 expired" in show_error says no more: the console names the RPC. */
+static void lst_rpc_expired(const struct lst_rpc *rpc)
+{
+	char nid[LNET_NIDSTR_SIZE];
+
+	atomic_inc(&lst_stats.expired);
+	pr_warn_ratelimited("RPC (service %u) to %s timed out after %u s%s%s\n",
+			    rpc->service,
+			    lnet_nid2str(rpc->peer.nid, nid, sizeof(nid)),
+			    rpc->timeout, rpc->replied ? ", replied" : "",
+			    rpc->bulk && !rpc->bulk_ok ? ", bulk not done" : "");
+}
+
 static void lst_rpc_complete(struct work_struct *work)
 {
 	struct lst_rpc *rpc = container_of(work, struct lst_rpc, work);
@@ -171,7 +185,7 @@ static void lst_rpc_complete(struct work_struct *work)
 	if (!status && rpc->bulk && !rpc->bulk_ok && !rpc->rpy.body.status)
 		status = -EIO;
 	if (status == -ETIMEDOUT)
-		atomic_inc(&lst_stats.expired);
+		lst_rpc_expired(rpc);
 	else if (status)
 		atomic_inc(&lst_stats.errors);
 	rpc->status = status;

@@ -282,6 +282,42 @@ static void ping_ni_health_down(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lnet_core.ping.seq, seq);
 }
 
+/*
+ * An NI whose interface loses its link says DOWN in the info served, and
+ * UP when the link is back; an NI on another interface is not touched.
+ */
+static void ping_ni_link_down(struct kunit *test)
+{
+	struct lnet_net_config cfg = {
+		.net_id = FAKE_NET(2), .n_ifaces = 1, .ifaces = { "lnt_nodev9" },
+	};
+	unsigned int last, len;
+	struct lnet_ping_info *info;
+
+	/* no such device: taken as up */
+	KUNIT_ASSERT_EQ(test, lnet_net_add(&cfg, NULL), 0);
+	last = lnet_core.nni - 1;
+	info = ping_served(test, &len);
+	KUNIT_EXPECT_EQ(test, info->ni[last].nid, FAKE_NID(2, FAKE_MY_ADDR));
+	KUNIT_EXPECT_EQ(test, info->ni[last].status, LNET_NI_STATUS_UP);
+
+	lnet_link_changed("lnt_nodev9", false);
+	lnet_ping_status_flush();
+	info = ping_served(test, &len);
+	KUNIT_EXPECT_EQ(test, info->ni[last].status, LNET_NI_STATUS_DOWN);
+	KUNIT_EXPECT_EQ(test, info->ni[last - 1].status, LNET_NI_STATUS_UP);
+	lnet_link_changed("lnt_nodev8", true);	/* another interface */
+	lnet_ping_status_flush();
+	info = ping_served(test, &len);
+	KUNIT_EXPECT_EQ(test, info->ni[last].status, LNET_NI_STATUS_DOWN);
+
+	lnet_link_changed("lnt_nodev9", true);
+	lnet_ping_status_flush();
+	info = ping_served(test, &len);
+	KUNIT_EXPECT_EQ(test, info->ni[last].status, LNET_NI_STATUS_UP);
+	KUNIT_EXPECT_EQ(test, lnet_net_del(FAKE_NET(2)), 0);
+}
+
 /* Bringing a network up or down changes the info and its sequence. */
 static void ping_seq_bumps(struct kunit *test)
 {
@@ -388,6 +424,7 @@ static struct kunit_case lnet_ping_cases[] = {
 	KUNIT_CASE(ping_client_timeout),
 	KUNIT_CASE(ping_responder),
 	KUNIT_CASE(ping_ni_health_down),
+	KUNIT_CASE(ping_ni_link_down),
 	KUNIT_CASE(ping_seq_bumps),
 	KUNIT_CASE(ping_update_reply_in_flight),
 	{}

@@ -2,18 +2,20 @@
 /*
  * White-box tests of routing (Documentation/routing.md) with the fake LND
  * on nets 0 and 1; net 3 is remote. The route table: what is refused,
- * gateway choice (priority, hops, round robin, source net), LNetDist().
+ * gateway choice (priority, hops, the gateway's health and queue, round
+ * robin, source net), LNetDist().
  * An end node's send through a gateway; drop_asym_route. Forwarding: a
  * message for another node is received into a router buffer and sent on
  * unchanged; short of a buffer or of the sending peer's router credit it
  * waits, its LND not asked to receive, until one comes back; no route:
  * dropped, buffer back; a node that does not forward drops it; pools
- * resized at run time.
+ * resized at run time; a network nobody pings said DOWN by a router.
  *
  * The checker is off (alive_router_check_interval 0): routes stay alive,
  * or dead from the start with check_routers_before_use, until a message
  * from the gateway's far side shows it forwards.
  */
+#include <linux/delay.h>
 #include <linux/module.h>
 #include <linux/lnet/lnd.h>
 #include <linux/lnet/cpt.h>
@@ -152,6 +154,68 @@ static void routes_choice(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rt_del(REMOTE, GW2), 0);
 	KUNIT_EXPECT_EQ(test, rt_pick(REMOTE, LNET_NET_ANY), GW3);
 	KUNIT_EXPECT_EQ(test, rt_pick(FAKE_NET(2), LNET_NET_ANY), LNET_NID_ANY);
+}
+
+/* rt_put: a PUT of @len bytes to a node on REMOTE, held by the fake LND */
+static void rt_put(struct kunit *test, struct lnet_handle_eq eqh,
+		   unsigned int len)
+{
+	struct lnet_process_id far = wb_id(FAKE_NID(3, 9), LNET_PID_LUSTRE + 1);
+	struct lnet_handle_md mdh;
+
+	mdh = wb_bind(test, wb_md(renv(test)->data, len, 1, 0, NULL, eqh));
+	KUNIT_ASSERT_EQ(test, LNetPut(LNET_NID_ANY, mdh, LNET_NOACK_REQ, far,
+				      40, 0, 0, 0), 0);
+}
+
+/*
+ * Equal priority and hops: the gateway with fewer bytes queued to it wins
+ * over round robin, and a healthier one over a less loaded one.
+ */
+static void routes_choice_by_load(struct kunit *test)
+{
+	struct lnet_handle_eq eqh = wb_eq(test, 16, NULL);
+	struct lnet_msg *first, *second, *third;
+	struct lnet_event ev;
+	lnet_nid_t busy, idle;
+	int i;
+
+	KUNIT_ASSERT_EQ(test, rt_add(REMOTE, GW1, -1, 0), 0);
+	KUNIT_ASSERT_EQ(test, rt_add(REMOTE, GW2, -1, 0), 0);
+	fake.send_mode = FAKE_SEND_HOLD;
+	rt_put(test, eqh, PAYLOAD);
+	first = fake_take_send(WB_WAIT_MS);
+	KUNIT_ASSERT_NOT_NULL(test, first);
+	busy = first->target.nid;
+	idle = busy == GW1 ? GW2 : GW1;
+	rt_put(test, eqh, PAYLOAD / 10);
+	second = fake_take_send(WB_WAIT_MS);
+	KUNIT_ASSERT_NOT_NULL(test, second);
+	KUNIT_EXPECT_EQ(test, second->target.nid, idle);
+	/* round robin would say @busy; @idle still has fewer bytes queued */
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ(test, rt_pick(REMOTE, LNET_NET_ANY), idle);
+	rt_put(test, eqh, PAYLOAD / 10);	/* waits for @idle's one credit */
+	KUNIT_EXPECT_NULL(test, fake_take_send(WB_QUIET_MS));
+	/* a less healthy gateway loses to a busier one */
+	KUNIT_ASSERT_EQ(test, lnet_peer_set_health(idle, false, 500), 0);
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ(test, rt_pick(REMOTE, LNET_NET_ANY), busy);
+	KUNIT_ASSERT_EQ(test, lnet_peer_set_health(idle, false, LNET_MAX_HEALTH), 0);
+
+	fake_done(second, 0);
+	third = fake_take_send(WB_WAIT_MS);
+	KUNIT_ASSERT_NOT_NULL(test, third);
+	KUNIT_EXPECT_EQ(test, third->target.nid, idle);
+	fake_done(third, 0);
+	fake_done(first, 0);
+	for (i = 0; i < 3; i++) {
+		wb_wait(test, eqh, LNET_EVENT_SEND, &ev);
+		KUNIT_EXPECT_EQ(test, ev.status, 0);
+	}
+	/* nothing queued any more: round robin again */
+	KUNIT_EXPECT_NE(test, rt_pick(REMOTE, LNET_NET_ANY),
+			rt_pick(REMOTE, LNET_NET_ANY));
 }
 
 static void routes_dist(struct kunit *test)
@@ -531,6 +595,36 @@ static void routes_forward_off_and_on(struct kunit *test)
 	fake_done(m1, 0);
 }
 
+/*
+ * A router whose network goes unpinged for router_ping_timeout (+ the
+ * check interval, 0 here) says that NI is DOWN, until a node pings it
+ * there; a ping from itself does not count. Forwarding off: none is DOWN.
+ */
+static void routes_router_quiet_net(struct kunit *test)
+{
+	int saved = lnet_router_ping_timeout;
+
+	WRITE_ONCE(lnet_router_ping_timeout, 1);
+	rt_router_on(test, 1, 1, 1);
+	KUNIT_EXPECT_FALSE(test, lnet_ni_says_down(fake.ni[0]));
+	KUNIT_EXPECT_FALSE(test, lnet_ni_says_down(fake.ni[1]));
+	msleep(2500);
+	KUNIT_EXPECT_TRUE(test, lnet_ni_says_down(fake.ni[0]));
+	KUNIT_EXPECT_TRUE(test, lnet_ni_says_down(fake.ni[1]));
+	KUNIT_EXPECT_GE(test, lnet_router_last_pinged(fake.ni[1]), 1);
+
+	lnet_router_pinged(fake.ni[0], GW1);
+	KUNIT_EXPECT_FALSE(test, lnet_ni_says_down(fake.ni[0]));
+	KUNIT_EXPECT_EQ(test, lnet_router_last_pinged(fake.ni[0]), 0);
+	lnet_router_pinged(fake.ni[1], FAKE_NID(1, FAKE_MY_ADDR));
+	KUNIT_EXPECT_TRUE(test, lnet_ni_says_down(fake.ni[1]));
+
+	KUNIT_EXPECT_EQ(test, rt_router_set(false), 0);
+	KUNIT_EXPECT_FALSE(test, lnet_ni_says_down(fake.ni[1]));
+	KUNIT_EXPECT_EQ(test, lnet_router_last_pinged(fake.ni[0]), -1);
+	WRITE_ONCE(lnet_router_ping_timeout, saved);
+}
+
 static int rt_resize(int tiny, int small, int large)
 {
 	const int totals[LNET_NRTRPOOLS] = { tiny, small, large };
@@ -616,6 +710,7 @@ static void routes_not_a_router(struct kunit *test)
 static struct kunit_case lnet_routes_cases[] = {
 	KUNIT_CASE(routes_add_refused),
 	KUNIT_CASE(routes_choice),
+	KUNIT_CASE(routes_choice_by_load),
 	KUNIT_CASE(routes_dist),
 	KUNIT_CASE(routes_dead_gateway_forwards),
 	KUNIT_CASE(routes_drop_asym_route),
@@ -626,6 +721,7 @@ static struct kunit_case lnet_routes_cases[] = {
 	KUNIT_CASE(routes_forward_no_route),
 	KUNIT_CASE(routes_forward_off_and_on),
 	KUNIT_CASE(routes_resize_pools),
+	KUNIT_CASE(routes_router_quiet_net),
 	KUNIT_CASE(routes_not_a_router),
 	{}
 };

@@ -48,6 +48,38 @@ t_no_error_nodes() {
 	return 1
 }
 
+# t_lst_brw BATCH FROM TO LOOPS PINGS: our lst (LST_SESSION set, groups FROM
+# and TO made) runs batch BATCH: brw write and read of 1 MiB with check=full
+# (8 in flight, LOOPS loops each) and PINGS pings, FROM's nodes the
+# clients; waits until it is idle and finds no error node in either group.
+t_lst_brw() {
+	local b=$1 f=$2 t=$3 loops=$4 pings=$5 out
+	t_lst_ok "add_batch $b" add_batch "$b" || return 1
+	t_lst_ok "$b: brw write 1M check=full" add_test --batch "$b" --loop "$loops" \
+		--concurrency 8 --from "$f" --to "$t" brw write size=1M check=full
+	t_lst_ok "$b: brw read 1M check=full" add_test --batch "$b" --loop "$loops" \
+		--concurrency 8 --from "$f" --to "$t" brw read size=1M check=full
+	t_lst_ok "$b: ping" add_test --batch "$b" --loop "$pings" --concurrency 8 \
+		--from "$f" --to "$t" ping
+	t_lst_ok "run $b" run "$b" || return 1
+	t_retry "console: batch $b finished" 600 t_lst_idle "$b"
+	out=$("$OURS_LST" show_error "$f" "$t" 2>&1)
+	echo "$out"
+	t_no_error_nodes "console: $b: no error node" "$out" "$f" "$t"
+}
+
+# t_lst_ok NAME ARGS...: one check line, our lst ARGS succeeds.
+t_lst_ok() {
+	local name=$1
+	shift
+	echo "\$ lst $*"
+	t_check "console: $name" "$OURS_LST" "$@"
+}
+
+t_lst_idle() {	# t_lst_idle BATCH: our lst says BATCH is idle
+	"$OURS_LST" query "$1" 2>&1 | grep -q 'Batch is idle'
+}
+
 # t_retry NAME SECONDS CMD...: like t_check, retrying once a second.
 t_retry() {
 	local name=$1 secs=$2 i

@@ -65,7 +65,6 @@ B_NID=$B_IP@$FAR_SUFFIX
 # kernel under TCG wait seconds for it.
 CHECK=(alive_router_check_interval=2 lnet_transaction_timeout=60)
 test_ko=$M/tests/lndtest/lnet_lndtest.ko
-LST=$LNET_TOP/build/tools/lst/lst
 
 rxe_on() {	# rxe_on IFACE: soft-RoCE for ko2iblnd on IFACE
 	modprobe -q rdma_rxe 2>/dev/null
@@ -84,35 +83,6 @@ lnd_ko() {	# lnd_ko tcp|o2ib: the LND module file
 route_state() {
 	"$LNETCTL" route show -v --net "$1" 2>/dev/null |
 		sed -n 's/^ *state: //p' | head -n1
-}
-
-lst_ok() {	# lst_ok NAME ARGS...: A's lst succeeds
-	local name=$1
-	shift
-	echo "\$ lst $*"
-	t_check "A console: $name" "$LST" "$@"
-}
-
-batch_idle() {
-	"$LST" query "$1" 2>&1 | grep -q 'Batch is idle'
-}
-
-# lst_brw NAME FROM TO: brw write and read of 1 MiB with check=full and a
-# ping test, FROM's nodes the clients; no error node afterwards
-lst_brw() {
-	local b=$1 f=$2 t=$3 out
-	lst_ok "add_batch $b" add_batch "$b" || return 1
-	lst_ok "$b: brw write 1M check=full" add_test --batch "$b" --loop "$lst_loops" \
-		--concurrency 8 --from "$f" --to "$t" brw write size=1M check=full
-	lst_ok "$b: brw read 1M check=full" add_test --batch "$b" --loop "$lst_loops" \
-		--concurrency 8 --from "$f" --to "$t" brw read size=1M check=full
-	lst_ok "$b: ping" add_test --batch "$b" --loop 100 --concurrency 8 \
-		--from "$f" --to "$t" ping
-	lst_ok "run $b" run "$b" || return 1
-	t_retry "A console: batch $b finished" 600 batch_idle "$b"
-	out=$("$LST" show_error a b 2>&1)
-	echo "$out"
-	t_no_error_nodes "A console: $b: no error node" "$out" a b
 }
 
 # ---- the end nodes --------------------------------------------------------------
@@ -157,12 +127,12 @@ end_node() {
 	if [ "$GUEST_INDEX" = 0 ]; then
 		t_flag_wait lst-go 600 "$raddr" || t_abort
 		export LST_SESSION=$$
-		lst_ok "new_session" new_session --timeout 300 routed &&
-			lst_ok "add_group a $A_NID" add_group a "$A_NID" &&
-			lst_ok "add_group b $B_NID" add_group b "$B_NID" &&
-			lst_brw a_to_b a b &&
-			lst_brw b_to_a b a
-		lst_ok "end_session" end_session
+		t_lst_ok "new_session" new_session --timeout 300 routed &&
+			t_lst_ok "add_group a $A_NID" add_group a "$A_NID" &&
+			t_lst_ok "add_group b $B_NID" add_group b "$B_NID" &&
+			t_lst_brw a_to_b a b "$lst_loops" 100 &&
+			t_lst_brw b_to_a b a "$lst_loops" 100
+		t_lst_ok "end_session" end_session
 		t_flag_set lst-done
 	fi
 

@@ -457,6 +457,27 @@ int lnet_ip2nets_select(const char *rules, const struct lnet_ipif *ifs,
 int lnet_ip2nets_local(const char *rules, struct lnet_ip2nets_ni *sel,
 		       int max);
 
+/* link.c */
+int lnet_link_init(void);
+void lnet_link_fini(void);
+void lnet_link_changed(const char *ifname, bool up);
+void lnet_ni_link_seed(struct lnet_ni *ni);
+
+/* What @ni says of itself in the ping info: DOWN, or UP. */
+static inline bool lnet_ni_says_down(const struct lnet_ni *ni)
+{
+	return test_bit(LNET_NI_HEALTH_DOWN, &ni->health_flags) ||
+	       test_bit(LNET_NI_LINK_DOWN, &ni->health_flags) ||
+	       test_bit(LNET_NI_QUIET_DOWN, &ni->health_flags);
+}
+
+/* router-status.c */
+extern int lnet_router_ping_timeout;
+void lnet_router_pinged(struct lnet_ni *ni, lnet_nid_t src);
+void lnet_router_status_start(void);
+void lnet_router_status_stop(void);
+long lnet_router_last_pinged(const struct lnet_ni *ni);
+
 /* lo.c */
 extern struct lnet_lnd lnet_lo_lnd;
 

@@ -374,15 +374,21 @@ struct lnet_ni {
 	struct list_head	tx_queue;
 
 	atomic_t		healthv;	/* 0..LNET_MAX_HEALTH */
-	unsigned long		health_flags;	/* LNET_NI_HEALTH_* bits */
+	unsigned long		health_flags;	/* LNET_NI_* bits below */
+	unsigned long		last_pinged;	/* jiffies; router-status.c */
 	struct lnet_recovery	recovery;
 };
 
 /*
- * lnet_ni.health_flags: the NI's health fell to 0 and has not been back
- * to LNET_MAX_HEALTH since; the ping info says it is DOWN meanwhile.
+ * lnet_ni.health_flags. HEALTH_DOWN: the NI's health fell to 0 and has not
+ * been back to LNET_MAX_HEALTH since. LINK_DOWN: its interface is down or
+ * has no carrier (link.c). QUIET_DOWN: this node forwards and no node has
+ * pinged it on the NI for a while (router-status.c). The ping info says
+ * DOWN while any is set.
  */
 #define LNET_NI_HEALTH_DOWN	0
+#define LNET_NI_LINK_DOWN	1
+#define LNET_NI_QUIET_DOWN	2
 
 struct lnet_peer {
 	struct lnet_hnode	hnode;		/* lnet_core.peers, key: nid */
@@ -396,6 +402,10 @@ struct lnet_peer {
 	int			max_tx_credits;
 	int			tx_credits;
 	int			min_tx_credits;
+	/* bytes (header and payload) of the messages holding or awaiting
+	 * one of its credits: how loaded it is, when choosing a gateway
+	 */
+	u64			txqnob;
 	struct list_head	tx_queue;
 	struct list_head	waiting;	/* lnet_core.peers_waiting */
 	u64			send_count;
@@ -445,6 +455,7 @@ struct lnet_msg {
 	unsigned int		offset;		/* into @md */
 	unsigned int		len;		/* payload sent or kept */
 	unsigned int		wanted;		/* rx: payload on the wire */
+	unsigned int		txqnob;		/* counted in txpeer->txqnob */
 	int			status;
 	unsigned long		fault_release;	/* jiffies; held by a delay rule */
 	unsigned long		resend_deadline; /* jiffies; no resend after */
