@@ -226,7 +226,7 @@ static int lnet_routes_show(struct seq_file *m, void *v)
 	unsigned int i;
 
 	seq_printf(m, "Routing %s\n",
-		   lnet_forwarding_enabled() ? "enabled" : "disabled");
+		   lnet_routing_wanted() ? "enabled" : "disabled");
 	seq_printf(m, "%-8s %4s %8s %7s %s\n", "net", "hops", "priority",
 		   "state", "router");
 	mutex_lock(&lnet_core.api_mutex);

@@ -771,7 +771,7 @@ static int lnet_ioc_get_buf(struct lnet_ioc_ctx *ctx)
 		return -ENOENT;
 	d->cfg_ncpts = lnet_cpt_number();
 	memset(&d->cfg_u, 0, sizeof(d->cfg_u));
-	d->cfg_u.pools.enable = lnet_forwarding_enabled();
+	d->cfg_u.pools.enable = lnet_routing_wanted();
 	for (i = 0; i < LNET_IOCTL_RTR_POOLS; i++) {
 		if (lnet_rtrpool_state(cpt, i, &npages, &nbuffers, &credits,
 				       &min))

@@ -67,7 +67,7 @@ size_t lnet_ping_info_fill(void *buf, size_t size, u32 seq)
 	struct lnet_ping_info hdr = {
 		.magic		= LNET_PROTO_PING_MAGIC,
 		.features	= LNET_PING_FEATURES |
-				  (lnet_forwarding_enabled() ? 0 :
+				  (lnet_router_advertised_now() ? 0 :
 				   LNET_PING_FEAT_RTE_DISABLED),
 		.pid		= lnet_core.pid,
 		.nnis		= lnet_core.nni,

@@ -34,8 +34,15 @@ MODULE_PARM_DESC(router_ping_timeout,
 static void lnet_router_quiet_check(struct work_struct *work);
 static DECLARE_DELAYED_WORK(lnet_router_quiet_work, lnet_router_quiet_check);
 
-/* How long a network may go unpinged, in jiffies. */
-static unsigned long lnet_router_quiet_limit(void)
+/**
+ * lnet_router_status_delay() - how long a network may go unpinged
+ *
+ * Also how long forwarding turned on or off at run time takes to show
+ * (router.c).
+ *
+ * Return: router_ping_timeout + alive_router_check_interval, in jiffies.
+ */
+unsigned long lnet_router_status_delay(void)
 {
 	int secs = max(READ_ONCE(lnet_router_ping_timeout), 0) +
 		   max(READ_ONCE(lnet_alive_router_check_interval), 0);
@@ -73,7 +80,7 @@ LNET_EXPORT_FOR_TEST(lnet_router_pinged);
 
 static void lnet_router_quiet_check(struct work_struct *work)
 {
-	unsigned long limit = lnet_router_quiet_limit();
+	unsigned long limit = lnet_router_status_delay();
 	char nid[LNET_NIDSTR_SIZE];
 	bool changed = false;
 	struct lnet_ni *ni;
@@ -93,7 +100,16 @@ static void lnet_router_quiet_check(struct work_struct *work)
 	rcu_read_unlock();
 	if (changed)
 		lnet_ping_status_changed();
-	queue_delayed_work(system_wq, &lnet_router_quiet_work, HZ);
+	/*
+	 * Not mutex_lock(): lnet_router_status_stop() cancels this work
+	 * under api_mutex and waits for it. Missed now, done a second later.
+	 */
+	if (lnet_router_unsettled() && mutex_trylock(&lnet_core.api_mutex)) {
+		lnet_router_settle();	/* may turn forwarding off */
+		mutex_unlock(&lnet_core.api_mutex);
+	}
+	if (lnet_forwarding_enabled())
+		queue_delayed_work(system_wq, &lnet_router_quiet_work, HZ);
 }
 
 /**
@@ -114,18 +130,18 @@ void lnet_router_status_start(void)
 }
 
 /**
- * lnet_router_status_stop() - forwarding stops: no network is quiet
+ * lnet_router_status_clear() - forwarding stopped: no network is quiet
  *
  * Called after forwarding is off (lnet_forwarding_enabled() false), so
- * that neither a ping nor the check sets a bit again.
+ * that neither a ping nor the check sets a bit again; the check does not
+ * come back.
  */
-void lnet_router_status_stop(void)
+void lnet_router_status_clear(void)
 {
 	bool changed = false;
 	struct lnet_ni *ni;
 
 	lockdep_assert_held(&lnet_core.api_mutex);
-	cancel_delayed_work_sync(&lnet_router_quiet_work);
 	rcu_read_lock();
 	list_for_each_entry_rcu(ni, &lnet_core.nis, list)
 		changed |= test_and_clear_bit(LNET_NI_QUIET_DOWN,
@@ -133,6 +149,14 @@ void lnet_router_status_stop(void)
 	rcu_read_unlock();
 	if (changed)
 		lnet_ping_status_changed();
+}
+
+/* LNet goes down: forwarding is off, and the check is not running. */
+void lnet_router_status_stop(void)
+{
+	lockdep_assert_held(&lnet_core.api_mutex);
+	cancel_delayed_work_sync(&lnet_router_quiet_work);
+	lnet_router_status_clear();
 }
 
 /**

@@ -85,8 +85,24 @@ struct lnet_rtrpool {
 static struct lnet_rtrpool *lnet_rtrpools;
 static struct lnet_rtrpool *lnet_rtrpools_building;	/* api_mutex */
 static int lnet_rtrpool_ncpts;
-static bool lnet_router_on;			/* api_mutex; READ_ONCE */
 static bool lnet_router_named_here;		/* api_mutex */
+
+/*
+ * Forwarding, and what the ping info says of it. Bring-up turns both on at
+ * once. At run time (lnetctl set routing) a change reaches the nodes that
+ * route through us gently, as a Lustre router's does: on, we forward at
+ * once but go on saying RTE_DISABLED for lnet_router_status_delay(), the
+ * time the nodes on each of our networks take to ping us there; off, we
+ * say RTE_DISABLED at once, so that they stop sending through us, forward
+ * what still comes for that long, and then stop once no router buffer is
+ * in use, or after three times as long in any case.
+ *
+ * Written under api_mutex, read anywhere (READ_ONCE).
+ */
+static bool lnet_router_on;		/* forwarding */
+static bool lnet_router_advertised;	/* the ping info says so */
+static bool lnet_router_stopping;	/* off asked for; still forwarding */
+static unsigned long lnet_router_since;	/* jiffies of the last set */
 
 /* routes= named one of our NIDs as a gateway: we are a router. */
 void lnet_router_named(void)
@@ -95,12 +111,26 @@ void lnet_router_named(void)
 	lnet_router_named_here = true;
 }
 
-/* This node forwards messages for others (and says so in its ping info). */
+/* This node forwards messages for others. */
 bool lnet_forwarding_enabled(void)
 {
 	return READ_ONCE(lnet_router_on);
 }
 LNET_EXPORT_FOR_TEST(lnet_forwarding_enabled);
+
+/* Forwarding is what was asked for (routing show), stopping or not. */
+bool lnet_routing_wanted(void)
+{
+	return READ_ONCE(lnet_router_on) && !READ_ONCE(lnet_router_stopping);
+}
+LNET_EXPORT_FOR_TEST(lnet_routing_wanted);
+
+/* The ping info says this node routes (no RTE_DISABLED). */
+bool lnet_router_advertised_now(void)
+{
+	return READ_ONCE(lnet_router_advertised);
+}
+LNET_EXPORT_FOR_TEST(lnet_router_advertised_now);
 
 struct lnet_libmd *lnet_rtrbuf_md(struct lnet_rtrbuf *rb)
 {
@@ -314,6 +344,7 @@ int lnet_router_start(void)
 	if (rc)
 		return rc;
 	WRITE_ONCE(lnet_router_on, true);
+	WRITE_ONCE(lnet_router_advertised, true);
 	lnet_router_status_start();
 	pr_info("forwarding enabled\n");
 	return 0;
@@ -325,6 +356,8 @@ void lnet_router_stop(void)
 {
 	lockdep_assert_held(&lnet_core.api_mutex);
 	WRITE_ONCE(lnet_router_on, false);
+	WRITE_ONCE(lnet_router_advertised, false);
+	WRITE_ONCE(lnet_router_stopping, false);
 	lnet_router_status_stop();
 	lnet_router_named_here = false;
 	lnet_rtrpools_free();
@@ -486,46 +519,114 @@ void lnet_router_ni_stop(struct lnet_ni *ni, struct list_head *credit_waiters)
 	lnet_forward_drop_waiters(ni, credit_waiters, "its NI is going down");
 }
 
+/* Every buffer is back in its pool and nothing waits for one. */
+static bool lnet_rtrpools_idle(void)
+{
+	bool idle = true;
+	int i;
+
+	spin_lock_bh(&lnet_core.net_lock);
+	for (i = 0; lnet_rtrpools && i < lnet_rtrpool_ncpts * LNET_NRTRPOOLS;
+	     i++)
+		if (lnet_rtrpools[i].credits != lnet_rtrpools[i].nbuffers)
+			idle = false;
+	spin_unlock_bh(&lnet_core.net_lock);
+	return idle;
+}
+
+static void lnet_router_forwarding_off(void)
+{
+	lockdep_assert_held(&lnet_core.api_mutex);
+	WRITE_ONCE(lnet_router_on, false);
+	WRITE_ONCE(lnet_router_stopping, false);
+	lnet_router_status_clear();
+	lnet_forward_drop_waiters(NULL, NULL, "forwarding turned off");
+	pr_info("forwarding stopped\n");
+}
+
 /**
  * lnet_router_set() - turn forwarding on or off while LNet runs
  * @on: the new state
  *
  * On: the pools are allocated (module parameters' sizes) unless they
- * exist from before. Off: messages for other nodes are dropped from now
- * on and those waiting for a buffer or a credit at once; those being
- * forwarded finish. The pools stay until LNet goes down (a message being
- * forwarded still holds a buffer), and serve again if forwarding comes
- * back. The ping info says so at once (Lustre delays RTE_DISABLED's
- * removal, not its setting, by 110 s).
+ * exist from before, and messages for other nodes are forwarded at once;
+ * the ping info says so after lnet_router_status_delay() (see the top of
+ * the file). Turning it on again while it stops cancels the stop.
+ *
+ * Off: the ping info says RTE_DISABLED at once; forwarding stops later
+ * (lnet_router_settle()), and then messages for other nodes are dropped and
+ * those waiting for a buffer or a credit at once; those being forwarded
+ * finish. The pools stay until LNet goes down (a message being forwarded
+ * still holds a buffer), and serve again if forwarding comes back.
  *
  * Return: 0 or -ENOMEM.
  */
 int lnet_router_set(bool on)
 {
+	unsigned long delay = lnet_router_status_delay();
 	int rc;
 
 	lockdep_assert_held(&lnet_core.api_mutex);
-	if (on == lnet_router_on)
+	if (on == lnet_routing_wanted())
 		return 0;
+	WRITE_ONCE(lnet_router_since, jiffies);
 	if (on) {
 		if (!lnet_rtrpools) {
 			rc = lnet_rtrpools_alloc();
 			if (rc)
 				return rc;
 		}
-		WRITE_ONCE(lnet_router_on, true);
-		lnet_router_status_start();
-		pr_info("forwarding enabled\n");
-	} else {
-		WRITE_ONCE(lnet_router_on, false);
-		lnet_router_status_stop();
-		lnet_forward_drop_waiters(NULL, NULL, "forwarding turned off");
-		pr_info("forwarding disabled\n");
+		if (!lnet_router_on) {
+			WRITE_ONCE(lnet_router_on, true);
+			lnet_router_status_start();
+		}
+		WRITE_ONCE(lnet_router_stopping, false);
+		pr_info("forwarding enabled; the ping info says so in %lu s\n",
+			delay / HZ);
+		return 0;
 	}
+	WRITE_ONCE(lnet_router_stopping, true);
+	WRITE_ONCE(lnet_router_advertised, false);
+	pr_info("forwarding disabled: the ping info says so now, forwarding stops in %lu to %lu s\n",
+		delay / HZ, 3 * delay / HZ);
 	lnet_ping_target_update();
 	return 0;
 }
 LNET_EXPORT_FOR_TEST(lnet_router_set);
+
+/**
+ * lnet_router_settle() - finish a change of lnet_router_set() when due
+ *
+ * Called once a second while forwarding (router-status.c).
+ */
+void lnet_router_settle(void)
+{
+	unsigned long delay = lnet_router_status_delay();
+	unsigned long since = READ_ONCE(lnet_router_since);
+
+	lockdep_assert_held(&lnet_core.api_mutex);
+	if (!lnet_router_on || time_before(jiffies, since + delay))
+		return;
+	if (!lnet_router_stopping) {
+		if (lnet_router_advertised)
+			return;
+		WRITE_ONCE(lnet_router_advertised, true);
+		pr_info("the ping info says this node routes\n");
+		lnet_ping_target_update();
+		return;
+	}
+	if (lnet_rtrpools_idle() || time_after_eq(jiffies, since + 3 * delay))
+		lnet_router_forwarding_off();
+}
+
+/* A change of lnet_router_set() is waiting for lnet_router_settle(). */
+bool lnet_router_unsettled(void)
+{
+	return READ_ONCE(lnet_router_on) &&
+	       (READ_ONCE(lnet_router_stopping) ||
+		!READ_ONCE(lnet_router_advertised));
+}
+
 
 /* ---- resizing the pools at run time --------------------------------------- */
 

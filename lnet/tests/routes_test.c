@@ -555,20 +555,36 @@ static int rt_router_set(bool on)
 	return rc;
 }
 
+/* Wait up to @ms for forwarding to be @on; whether it is. */
+static bool rt_forwarding_becomes(bool on, unsigned int ms)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(ms);
+
+	while (lnet_forwarding_enabled() != on && time_before(jiffies, end))
+		msleep(50);
+	return lnet_forwarding_enabled() == on;
+}
+
 /*
- * Forwarding off at run time: the waiter is dropped at once, new messages
- * for others too; the one being forwarded finishes and its buffer comes
- * back; on again, the same pools serve.
+ * Forwarding off at run time: the ping info says so at once; forwarding
+ * goes on for the delay (1 s here: router_ping_timeout 0, the check
+ * interval 0), and past it while a buffer is in use, until three times the
+ * delay. Then the waiter is dropped, new messages for others too; the one
+ * being forwarded finishes and its buffer comes back. On again: forwarding
+ * at once with the same pools, the ping info saying so after the delay.
  */
 static void routes_forward_off_and_on(struct kunit *test)
 {
+	int saved = lnet_router_ping_timeout;
 	lnet_nid_t dst = FAKE_PEER(1, 9), other;
 	unsigned int nnull;
 	struct lnet_msg *m1;
 	int n, full;
 
+	WRITE_ONCE(lnet_router_ping_timeout, 0);
 	fake.send_mode = FAKE_SEND_HOLD;
 	rt_router_on(test, 1, 1, 1);
+	KUNIT_EXPECT_TRUE(test, lnet_router_advertised_now());
 	full = rt_pool_credits(LNET_RTRPOOL_SMALL, &n);
 	other = rt_peer_like_gw1();
 	rt_inject(test, GW1, dst);
@@ -578,7 +594,12 @@ static void routes_forward_off_and_on(struct kunit *test)
 	nnull = READ_ONCE(fake.nrecv_null);
 
 	KUNIT_ASSERT_EQ(test, rt_router_set(false), 0);
-	KUNIT_EXPECT_FALSE(test, lnet_forwarding_enabled());
+	KUNIT_EXPECT_FALSE(test, lnet_router_advertised_now());
+	KUNIT_EXPECT_FALSE(test, lnet_routing_wanted());
+	msleep(1600);		/* past the delay; m1 holds the buffer */
+	KUNIT_EXPECT_TRUE(test, lnet_forwarding_enabled());
+	KUNIT_EXPECT_EQ(test, READ_ONCE(fake.nrecv_null), nnull);
+	KUNIT_EXPECT_TRUE(test, rt_forwarding_becomes(false, 3000));
 	KUNIT_EXPECT_EQ(test, READ_ONCE(fake.nrecv_null), nnull + 1);
 	KUNIT_EXPECT_EQ(test, rt_pool_credits(LNET_RTRPOOL_SMALL, &n), full - 1);
 	rt_inject(test, GW1, dst);
@@ -588,11 +609,21 @@ static void routes_forward_off_and_on(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, fake_take_send(WB_QUIET_MS));
 
 	KUNIT_ASSERT_EQ(test, rt_router_set(true), 0);
+	KUNIT_EXPECT_TRUE(test, lnet_forwarding_enabled());
+	KUNIT_EXPECT_FALSE(test, lnet_router_advertised_now());
 	KUNIT_EXPECT_EQ(test, rt_pool_credits(LNET_RTRPOOL_SMALL, &n), full);
 	rt_inject(test, GW1, dst);
 	m1 = fake_take_send(WB_WAIT_MS);
 	rt_expect_forwarded(test, m1, dst);
 	fake_done(m1, 0);
+	msleep(2100);
+	KUNIT_EXPECT_TRUE(test, lnet_router_advertised_now());
+
+	/* off, then on again before it stopped: it never stops */
+	KUNIT_ASSERT_EQ(test, rt_router_set(false), 0);
+	KUNIT_ASSERT_EQ(test, rt_router_set(true), 0);
+	KUNIT_EXPECT_FALSE(test, rt_forwarding_becomes(false, 2500));
+	WRITE_ONCE(lnet_router_ping_timeout, saved);
 }
 
 /*
@@ -619,7 +650,9 @@ static void routes_router_quiet_net(struct kunit *test)
 	lnet_router_pinged(fake.ni[1], FAKE_NID(1, FAKE_MY_ADDR));
 	KUNIT_EXPECT_TRUE(test, lnet_ni_says_down(fake.ni[1]));
 
+	/* no buffer in use: forwarding stops once the delay has passed */
 	KUNIT_EXPECT_EQ(test, rt_router_set(false), 0);
+	KUNIT_EXPECT_TRUE(test, rt_forwarding_becomes(false, 2500));
 	KUNIT_EXPECT_FALSE(test, lnet_ni_says_down(fake.ni[1]));
 	KUNIT_EXPECT_EQ(test, lnet_router_last_pinged(fake.ni[0]), -1);
 	WRITE_ONCE(lnet_router_ping_timeout, saved);

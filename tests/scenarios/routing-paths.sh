@@ -1,7 +1,7 @@
 #!/bin/bash
-# Two routers in parallel, a router's far side cut, a network nobody pings,
-# and a route of two hops, across four guests (Documentation/routing.md,
-# "Tests"):
+# Two routers in parallel, a router's far side cut, a router drained, a
+# network nobody pings and a route of two hops, across four guests
+# (Documentation/routing.md, "Tests"):
 #
 #        link 0          link 2
 #   A (g0) ----- R1 (g1) ----- B (g3)        tcp0: A, R1, R2
@@ -17,17 +17,22 @@
 # says DOWN in their ping info.
 #
 # 1. Parallel: A routes to tcp1 through R1 and R2 (same priority and hops),
-#    B to tcp0 likewise. A's pings and lst brw (1 MiB, check=full) cross;
-#    both routers forwarded some of it.
+#    B to tcp0 likewise. A's pings cross, taking turns: both routers
+#    forwarded some of them.
 # 2. Cut: link 2 (R1-B) loses its carrier. R1's tcp1 NI says DOWN (link
 #    state), A's checker takes the route through R1 down, and A's lst runs
 #    with no error node, all of it through R2: R1 forwards nothing.
 # 3. Back: link 2 up again: the route through R1 comes back and R1
 #    forwards again.
-# 4. Quiet: B deletes its route through R1, so nobody pings R1 on tcp1: R1
+# 4. Drained: R1's admin runs "lnetctl set routing 0". R1 says
+#    RTE_DISABLED at once, A's route through it goes down and A's pings
+#    cross through R2; R1 stops forwarding once idle after 22 s. "set
+#    routing 1": R1 forwards at once but says RTE_DISABLED for 22 s more,
+#    so A's route through it stays down about that long.
+# 5. Quiet: B deletes its route through R1, so nobody pings R1 on tcp1: R1
 #    says its tcp1 NI is DOWN once 22 s passed, and A's route through R1
 #    goes down although R1 still answers A. B adds the route back: up again.
-# 5. Two hops: R1 leaves tcp1 and routes to it through R2 over tcp2; A
+# 6. Two hops: R1 leaves tcp1 and routes to it through R2 over tcp2; A
 #    prefers R1 (priority 0, 2 hops) over R2 (priority 1). A's lst crosses
 #    A -> R1 -> R2 -> B: R2 received it from R1 on tcp2.
 #
@@ -115,6 +120,14 @@ end_unload() {	# end_unload NAME
 	t_check "$1: unload lnet" rmmod lnet
 }
 
+pings_b() {	# pings_b WHEN: 20 LNet pings of B from A, all answered
+	local i ok=0
+	for i in $(seq 20); do
+		"$LNETCTL" ping --timeout 10 "$B_NID" >/dev/null 2>&1 && ok=$((ok + 1))
+	done
+	t_check "A: 20 pings of B $1: all answered" test "$ok" = 20
+}
+
 # ---- A: the client and conductor --------------------------------------------
 node_a() {
 	# R2 reaches A's NI over link 1 (its host route); A answers from there
@@ -126,15 +139,7 @@ node_a() {
 	t_retry "A: route via R2 up" 120 gw_is tcp1 "$R2_TCP0" up
 	t_retry "A: lnetctl ping B through a router" 120 \
 		"$LNETCTL" ping --timeout 5 "$B_NID"
-	local i ok=0
-	for i in $(seq 20); do
-		"$LNETCTL" ping --timeout 5 "$B_NID" >/dev/null 2>&1 && ok=$((ok + 1))
-	done
-	t_check "A: 20 pings of B, both routers up: all answered" test "$ok" = 20
-	export LST_SESSION=$$
-	lst_session parallel || t_abort
-	t_lst_brw parallel a b 2 50
-	t_lst_ok "end_session parallel" end_session
+	pings_b "both routers up"
 	t_flag_set p-done
 	t_flag_wait p-checked "$WAIT" "$R1_IP0" || t_abort
 	t_flag_wait p-checked "$WAIT" "$R2_IP0" || t_abort
@@ -146,6 +151,7 @@ node_a() {
 		gw_is tcp1 "$R1_TCP0" down
 	t_check "A: route via R2 still up" gw_is tcp1 "$R2_TCP0" up
 	t_flag_wait b-saw-cut 300 "$R2_IP0" || t_abort
+	export LST_SESSION=$$
 	lst_session cut || t_abort
 	t_lst_brw cut a b 2 50
 	t_lst_ok "end_session cut" end_session
@@ -160,15 +166,26 @@ node_a() {
 	t_flag_set back
 	t_retry "A: route via R1 up again" 120 gw_is tcp1 "$R1_TCP0" up
 	t_flag_wait b-saw-back 300 "$R2_IP0" || t_abort
-	ok=0
-	for i in $(seq 20); do
-		"$LNETCTL" ping --timeout 10 "$B_NID" >/dev/null 2>&1 && ok=$((ok + 1))
-	done
-	t_check "A: 20 pings of B after link 2 came back: all answered" test "$ok" = 20
+	pings_b "after link 2 came back"
 	t_flag_set back-done
 	t_flag_wait back-checked "$WAIT" "$R1_IP0" || t_abort
 
-	# ---- 4. nobody pings R1 on tcp1
+	# ---- 4. R1 drained by its admin
+	t_flag_set d-go
+	t_flag_wait d-off 300 "$R1_IP0" || t_abort
+	t_retry "A: route via R1 down once R1 says RTE_DISABLED" 30 \
+		gw_is tcp1 "$R1_TCP0" down
+	pings_b "while R1 drains"
+	t_flag_set d-pinged
+	t_flag_wait d-on 300 "$R1_IP0" || t_abort
+	local start=$SECONDS
+	t_retry "A: route via R1 up once R1 advertises routing again" 120 \
+		gw_is tcp1 "$R1_TCP0" up
+	# 22 s from R1's "set routing 1", less the flag's and the checker's lag
+	t_check "A: R1 said RTE_DISABLED about 22 s after set routing 1 ($((SECONDS - start)) s)" \
+		test $((SECONDS - start)) -ge 16
+
+	# ---- 5. nobody pings R1 on tcp1
 	t_flag_set q-go
 	t_retry "A: route via R1 down once B stopped pinging R1 (22 s)" 120 \
 		gw_is tcp1 "$R1_TCP0" down
@@ -176,7 +193,7 @@ node_a() {
 	t_retry "A: route via R1 up once B pings R1 again" 120 \
 		gw_is tcp1 "$R1_TCP0" up
 
-	# ---- 5. two hops: A -> R1 -> R2 -> B
+	# ---- 6. two hops: A -> R1 -> R2 -> B
 	t_flag_set m-go
 	t_flag_wait m-ready "$WAIT" "$R1_IP0" || t_abort
 	t_flag_wait b-m-ready 300 "$R2_IP0" || t_abort
@@ -196,7 +213,7 @@ node_a() {
 			cur == g && $0 ~ /type: multi-hop$/ { t = 1 }
 			END { exit !(h && t) }' /tmp/routes
 	lst_session two_hops || t_abort
-	t_lst_brw two_hops a b 2 50
+	t_lst_brw two_hops a b 1 20
 	t_lst_ok "end_session two_hops" end_session
 	t_check "A: lnetctl ping B over two hops" "$LNETCTL" ping --timeout 10 "$B_NID"
 	t_flag_set m-done
@@ -262,6 +279,23 @@ router1() {
 	c2=$(route_count)
 	t_check "R1: forwards again once link 2 is back ($c1 -> $c2)" test "$c2" -gt "$c1"
 	t_flag_set back-checked
+
+	t_flag_wait d-go "$WAIT" "$A_IP" || t_abort
+	c1=$(route_count)
+	lc_ok "R1: set routing 0" set routing 0
+	t_check "R1: logged: RTE_DISABLED now, forwarding stops in 22 to 66 s" \
+		sh -c "dmesg | grep -q 'forwarding disabled: the ping info says so now, forwarding stops in 22 to 66 s'"
+	t_check "R1: routing show: enable 0 at once" \
+		sh -c "'$LNETCTL' routing show | grep -q 'enable: 0'"
+	t_flag_set d-off
+	t_flag_wait d-pinged 300 "$A_IP" || t_abort
+	t_retry "R1: forwarding stopped once idle, 22 s after set routing 0" 60 \
+		sh -c "dmesg | grep -q 'lnet: forwarding stopped'"
+	c2=$(route_count)
+	t_check "R1: forwarded nothing once it said RTE_DISABLED ($c1 -> $c2)" \
+		test "$c2" = "$c1"
+	lc_ok "R1: set routing 1" set routing 1
+	t_flag_set d-on
 
 	t_flag_wait m-go "$WAIT" "$A_IP" || t_abort
 	t_check "R1: the quiet tcp1 NI logged DOWN, then UP when pinged again" \

@@ -375,6 +375,10 @@ extern int lnet_alive_router_check_interval;
 extern int lnet_check_routers_before_use;
 void lnet_router_named(void);
 bool lnet_forwarding_enabled(void);
+bool lnet_routing_wanted(void);
+bool lnet_router_advertised_now(void);
+void lnet_router_settle(void);
+bool lnet_router_unsettled(void);
 int lnet_router_start(void);
 int lnet_router_set(bool on);
 int lnet_router_resize(const int totals[LNET_NRTRPOOLS]);
@@ -476,7 +480,9 @@ extern int lnet_router_ping_timeout;
 void lnet_router_pinged(struct lnet_ni *ni, lnet_nid_t src);
 void lnet_router_status_start(void);
 void lnet_router_status_stop(void);
+void lnet_router_status_clear(void);
 long lnet_router_last_pinged(const struct lnet_ni *ni);
+unsigned long lnet_router_status_delay(void);
 
 /* lo.c */
 extern struct lnet_lnd lnet_lo_lnd;
