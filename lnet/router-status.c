@@ -93,6 +93,11 @@ static void lnet_router_quiet_check(struct work_struct *work)
 		    time_before(jiffies, READ_ONCE(ni->last_pinged) + limit) ||
 		    test_and_set_bit(LNET_NI_QUIET_DOWN, &ni->health_flags))
 			continue;
+		/* a ping that came meanwhile may have missed the bit */
+		if (time_before(jiffies, READ_ONCE(ni->last_pinged) + limit)) {
+			clear_bit(LNET_NI_QUIET_DOWN, &ni->health_flags);
+			continue;
+		}
 		pr_info("%s: no ping for %lu s: it says DOWN in the ping info\n",
 			lnet_nid2str(ni->nid, nid, sizeof(nid)), limit / HZ);
 		changed = true;

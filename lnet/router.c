@@ -627,7 +627,6 @@ bool lnet_router_unsettled(void)
 		!READ_ONCE(lnet_router_advertised));
 }
 
-
 /* ---- resizing the pools at run time --------------------------------------- */
 
 /*
