@@ -79,6 +79,7 @@ void lnet_ni_link_seed(struct lnet_ni *ni)
 {
 	struct net_device *dev;
 
+	lockdep_assert_held(&lnet_core.api_mutex);	/* then RTNL */
 	if (!ni->iface[0])
 		return;
 	rtnl_lock();

@@ -8,7 +8,9 @@
  *
  *   lnet_core.api_mutex	LNetNIInit/Fini, adding and removing NIs
  *     RTNL			interface lookups while networks come up
- *				(ip2nets=, LND startup); never the reverse
+ *				(ip2nets=, LND startup, an NI's link state);
+ *				never the reverse: the netdev notifier
+ *				(link.c) takes no LNet lock
  *     portal->lock		one per portal: its MEs, match hash, ME
  *				handles, lazy queue; attach/detach/match
  *       md_slot->lock		one per MD lock slot: the slot's MD handles
