@@ -289,7 +289,7 @@ int lnet_ping_info_check(void *buf, unsigned int len)
 	if (info->magic != LNET_PROTO_PING_MAGIC ||
 	    !(info->features & LNET_PING_FEAT_NI_STATUS))
 		return -EPROTO;
-	if (!info->nnis || info->nnis > LNET_INTERFACES_MAX_DEFAULT)
+	if (!info->nnis || info->nnis > lnet_tunable(&lnet_interfaces_max))
 		return -ERANGE;
 	if (info->ni[0].nid != LNET_NID_LO_0)
 		return -EPROTO;
@@ -338,7 +338,7 @@ int lnet_ping(struct lnet_process_id id, lnet_nid_t src, int timeout_ms,
 	      struct lnet_process_id *ids, unsigned int nids)
 {
 	size_t size = lnet_ping_info_size(min_t(unsigned int, nids,
-						 LNET_INTERFACES_MAX_DEFAULT));
+						 lnet_tunable(&lnet_interfaces_max)));
 	struct lnet_ping_info *info;
 	struct lnet_ping_wait pw;
 	struct lnet_handle_eq eqh;

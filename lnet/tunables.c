@@ -7,8 +7,8 @@
  *   through lnet_int_param_ops, which rejects anything but a decimal (or
  *   0x-prefixed) integer within the tunable's range with -EINVAL, so the
  *   stored value is always valid. The ranges are the ones lnetctl accepts.
- *   This LNet has no discovery, NUMA-aware selection
- *   or asymmetric-route checks yet: the tunables of those accept
+ *   This LNet has no discovery or NUMA-aware selection
+ *   yet: the tunables of those accept
  *   only their default (-EOPNOTSUPP and a message saying why otherwise,
  *   at load as at run time), so no admin believes a setting took effect.
  *   The two Lustre deprecated (recovery_interval, router_sensitivity) are
@@ -153,9 +153,10 @@ static const struct kernel_param_ops lnet_int_param_ops = {
 LNET_TUNABLE_INERT(lnet_numa_range, lnet_numa_range, 0, 0, INT_MAX,
 		   "NI selection is not NUMA-aware yet",
 		   "NUMA distance within which NIs count as equally close");
-LNET_TUNABLE_INERT(lnet_interfaces_max, lnet_interfaces_max, 4096, 16,
-		   INT_MAX, "the ping client always takes up to 4096 NIs",
-		   "largest NI count accepted in a peer's ping info");
+LNET_TUNABLE(lnet_interfaces_max, lnet_interfaces_max,
+	     LNET_INTERFACES_MAX_DEFAULT, LNET_INTERFACES_MIN, INT_MAX,
+	     "most NIs a peer's ping info may list (a longer one is refused), and most NIs a ping of ours asks for");
+LNET_EXPORT_FOR_TEST(lnet_interfaces_max);
 LNET_TUNABLE_INERT(lnet_peer_discovery_disabled, lnet_peer_discovery_disabled,
 		   0, 0, 1, "peer discovery is not implemented yet",
 		   "1: no peer discovery");

@@ -130,6 +130,25 @@ static void ping_check_swapped(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, info->ni[2].status, LNET_NI_STATUS_UP);
 }
 
+/* max_interfaces (lnetctl set; Lustre 2.17.0 exports 200) bounds the count */
+static void ping_check_interfaces_max(struct kunit *test)
+{
+	int saved = lnet_tunable(&lnet_interfaces_max);
+	struct lnet_ping_info *info = make_info(test, 3);
+	size_t sz = lnet_ping_info_size(3);
+
+	WRITE_ONCE(lnet_interfaces_max.value, LNET_INTERFACES_MIN);
+	info->nnis = LNET_INTERFACES_MIN;	/* 3 entries came: 3 are used */
+	KUNIT_EXPECT_EQ(test, lnet_ping_info_check(info, sz), 3);
+	info->nnis = LNET_INTERFACES_MIN + 1;
+	KUNIT_EXPECT_EQ(test, lnet_ping_info_check(info, sz), -ERANGE);
+	WRITE_ONCE(lnet_interfaces_max.value, 200);
+	KUNIT_EXPECT_EQ(test, lnet_ping_info_check(info, sz), 3);
+	info->nnis = 201;
+	KUNIT_EXPECT_EQ(test, lnet_ping_info_check(info, sz), -ERANGE);
+	WRITE_ONCE(lnet_interfaces_max.value, saved);
+}
+
 static void ping_check_malformed(struct kunit *test)
 {
 	struct lnet_ping_info *info;
@@ -144,7 +163,7 @@ static void ping_check_malformed(struct kunit *test)
 	info = make_info(test, 3);
 	info->nnis = 0;
 	KUNIT_EXPECT_EQ(test, lnet_ping_info_check(info, sz), -ERANGE);
-	info->nnis = LNET_INTERFACES_MAX_DEFAULT + 1;
+	info->nnis = lnet_tunable(&lnet_interfaces_max) + 1;
 	KUNIT_EXPECT_EQ(test, lnet_ping_info_check(info, sz), -ERANGE);
 	info = make_info(test, 3);
 	info->ni[0].nid = 0x00020000C0000201ULL;	/* entry 0 must be lo */
@@ -419,6 +438,7 @@ static struct kunit_case lnet_ping_cases[] = {
 	KUNIT_CASE(ping_info_small_buffer),
 	KUNIT_CASE(ping_check_swapped),
 	KUNIT_CASE(ping_check_malformed),
+	KUNIT_CASE(ping_check_interfaces_max),
 	KUNIT_CASE(ping_check_truncated),
 	KUNIT_CASE(ping_client_lo),
 	KUNIT_CASE(ping_client_timeout),
