@@ -227,6 +227,10 @@ static struct lnet_ni *lnet_ni_alloc(struct lnet_lnd *lnd, u32 net_id,
 	if (tun) {
 		ni->cfg_credits = tun->credits;
 		ni->cfg_peer_credits = tun->peer_credits;
+		ni->cfg_peer_rtr_credits = tun->peer_rtr_credits;
+		ni->lnd_tunables = tun->lnd;
+	} else {
+		ni->lnd_tunables.tos = -1;
 	}
 	/* the LND's startup() may set its own defaults in their place */
 	lnet_ni_set_credits(ni, lnet_credits, lnet_peer_credits);

@@ -225,11 +225,13 @@ static int lnet_ioctl_tun_value(s32 v, int *out)
  * @lnd_type: the LND type of the NI's net (chooses the LND block)
  * @tun: what the core applies (0: the module parameter)
  *
- * The core applies credits and peer credits. Per-NI peer timeouts, router
- * buffer credits and LND tunables have no way into the LNDs yet: their
- * defaults (-1, or 0 for router credits; 0 and tos -1 in the LND block)
- * are accepted, anything else is refused rather than silently ignored.
- * An LND block whose version word is 0 counts as absent.
+ * The core applies credits, peer credits and router buffer credits per
+ * peer; the LND block goes to the LND's startup(), which applies it or
+ * refuses it (lnd.h). A per-NI peer timeout has no use here (peers are
+ * judged by health and the router checker): only its default is taken,
+ * -1, 0 or LNET_PEER_TIMEOUT_DEFAULT (what Lustre's lnetctl export
+ * writes), anything else is refused rather than silently ignored. An LND
+ * block whose version word is 0 counts as absent.
  *
  * Return: 0; -EINVAL for a bad version or value; -EOPNOTSUPP for a
  * tunable this LNet cannot apply.
@@ -240,20 +242,23 @@ int lnet_ioctl_ni_tunables(const void *buf, u32 len, u32 lnd_type,
 	const struct lnet_ioctl_lnd_tunables *t =
 		buf + LNET_IOCTL_NI_TUNABLES_OFFSET;
 	const struct lnet_ioctl_tunables_common *c = &t->lt_cmn;
+	struct lnet_lnd_tunables *lnd = &tun->lnd;
 	int lnd_size = lnet_ioctl_lnd_tun_size(lnd_type);
-	int unused;
+	int peer_timeout;
 
 	memset(tun, 0, sizeof(*tun));
+	lnd->tos = -1;
 	if (len < LNET_IOC_TUN_CMN_END)
 		return 0;
 	if (c->lct_version != LNET_IOCTL_TUNABLES_VERSION)
 		return -EINVAL;
 	if (lnet_ioctl_tun_value(c->lct_max_tx_credits, &tun->credits) ||
 	    lnet_ioctl_tun_value(c->lct_peer_tx_credits, &tun->peer_credits) ||
-	    lnet_ioctl_tun_value(c->lct_peer_timeout, &unused) ||
-	    lnet_ioctl_tun_value(c->lct_peer_rtr_credits, &unused))
+	    lnet_ioctl_tun_value(c->lct_peer_timeout, &peer_timeout) ||
+	    lnet_ioctl_tun_value(c->lct_peer_rtr_credits,
+				 &tun->peer_rtr_credits))
 		return -EINVAL;
-	if (c->lct_peer_timeout != -1 || c->lct_peer_rtr_credits > 0)
+	if (peer_timeout && peer_timeout != LNET_PEER_TIMEOUT_DEFAULT)
 		return -EOPNOTSUPP;
 
 	if (!lnd_size || len < LNET_IOC_TUN_CMN_END + lnd_size)
@@ -269,21 +274,33 @@ int lnet_ioctl_ni_tunables(const void *buf, u32 len, u32 lnd_type,
 	if (lnd_type == LNET_LND_SOCK) {
 		const struct lnet_ioctl_tunables_socklnd *s = &t->lt_lnd.sock;
 
-		if (s->lnd_tos < -1 || s->lnd_tos > 255)
+		if (s->lnd_tos < -1 || s->lnd_tos > 255 ||
+		    s->lnd_timeout > INT_MAX)
 			return -EINVAL;
-		if (s->lnd_conns_per_peer || s->lnd_timeout || s->lnd_tos != -1)
-			return -EOPNOTSUPP;
+		lnd->conns_per_peer = s->lnd_conns_per_peer;
+		lnd->timeout = s->lnd_timeout;
+		lnd->tos = s->lnd_tos;
 	} else {
 		const struct lnet_ioctl_tunables_o2iblnd *o = &t->lt_lnd.o2ib;
 
-		if (o->lnd_tos < -1 || o->lnd_tos > 255)
+		if (o->lnd_tos < -1 || o->lnd_tos > 255 ||
+		    o->lnd_timeout > INT_MAX || o->lnd_peercredits_hiw > INT_MAX ||
+		    o->lnd_concurrent_sends > INT_MAX ||
+		    o->lnd_map_on_demand > INT_MAX ||
+		    o->lnd_fmr_pool_size > INT_MAX ||
+		    o->lnd_fmr_flush_trigger > INT_MAX ||
+		    o->lnd_fmr_cache > INT_MAX)
 			return -EINVAL;
-		if (o->lnd_peercredits_hiw || o->lnd_map_on_demand ||
-		    o->lnd_concurrent_sends || o->lnd_fmr_pool_size ||
-		    o->lnd_fmr_flush_trigger || o->lnd_fmr_cache ||
-		    o->lnd_conns_per_peer || o->lnd_ntx || o->lnd_timeout ||
-		    o->lnd_tos != -1)
-			return -EOPNOTSUPP;
+		lnd->conns_per_peer = o->lnd_conns_per_peer;
+		lnd->timeout = o->lnd_timeout;
+		lnd->tos = o->lnd_tos;
+		lnd->peercredits_hiw = o->lnd_peercredits_hiw;
+		lnd->concurrent_sends = o->lnd_concurrent_sends;
+		lnd->ntx = o->lnd_ntx;
+		lnd->map_on_demand = o->lnd_map_on_demand;
+		lnd->fmr_pool_size = o->lnd_fmr_pool_size;
+		lnd->fmr_flush_trigger = o->lnd_fmr_flush_trigger;
+		lnd->fmr_cache = o->lnd_fmr_cache;
 	}
 	return 0;
 }
@@ -465,6 +482,7 @@ static void lnet_ioc_fill_tunables(struct lnet_ioc_ctx *ctx,
 {
 	struct lnet_ioctl_lnd_tunables *t = ctx->buf +
 					    LNET_IOCTL_NI_TUNABLES_OFFSET;
+	const struct lnet_lnd_tunables *l = &ni->lnd_tunables;
 	u32 lnd = LNET_NETTYP(LNET_NIDNET(ni->nid));
 	int lnd_size = lnet_ioctl_lnd_tun_size(lnd);
 
@@ -476,18 +494,34 @@ static void lnet_ioc_fill_tunables(struct lnet_ioc_ctx *ctx,
 	/* the core has no per-NI peer timeout: the LND's default applies */
 	t->lt_cmn.lct_peer_timeout = -1;
 	t->lt_cmn.lct_peer_tx_credits = ni->peer_tx_credits;
-	t->lt_cmn.lct_peer_rtr_credits = 0;	/* no router buffers */
+	t->lt_cmn.lct_peer_rtr_credits = lnd == LNET_LND_LO ? 0 :
+					 lnet_peer_rtr_credits(ni);
 	t->lt_cmn.lct_max_tx_credits = ni->max_tx_credits;
 
-	/* LND tunables cannot be set per NI yet: the modules' defaults */
+	/* what the LND's startup() left: the values in effect */
 	if (!lnd_size || ctx->len < LNET_IOC_TUN_CMN_END + lnd_size)
 		return;
 	if (lnd == LNET_LND_SOCK) {
-		t->lt_lnd.sock.lnd_version = LNET_IOCTL_TUNABLES_VERSION;
-		t->lt_lnd.sock.lnd_tos = -1;
+		struct lnet_ioctl_tunables_socklnd *s = &t->lt_lnd.sock;
+
+		s->lnd_version = LNET_IOCTL_TUNABLES_VERSION;
+		s->lnd_conns_per_peer = l->conns_per_peer;
+		s->lnd_timeout = l->timeout;
+		s->lnd_tos = l->tos;
 	} else {
-		t->lt_lnd.o2ib.lnd_version = LNET_IOCTL_TUNABLES_VERSION;
-		t->lt_lnd.o2ib.lnd_tos = -1;
+		struct lnet_ioctl_tunables_o2iblnd *o = &t->lt_lnd.o2ib;
+
+		o->lnd_version = LNET_IOCTL_TUNABLES_VERSION;
+		o->lnd_peercredits_hiw = l->peercredits_hiw;
+		o->lnd_map_on_demand = l->map_on_demand;
+		o->lnd_concurrent_sends = l->concurrent_sends;
+		o->lnd_fmr_pool_size = l->fmr_pool_size;
+		o->lnd_fmr_flush_trigger = l->fmr_flush_trigger;
+		o->lnd_fmr_cache = l->fmr_cache;
+		o->lnd_conns_per_peer = l->conns_per_peer;
+		o->lnd_ntx = l->ntx;
+		o->lnd_timeout = l->timeout;
+		o->lnd_tos = l->tos;
 	}
 }
 
@@ -791,7 +825,8 @@ static int lnet_ioc_ping(struct lnet_ioc_ctx *ctx)
 	struct lnet_process_id id = {
 		.nid = p->ping_target_nid, .pid = p->ping_target_pid,
 	};
-	unsigned int n = min_t(u32, p->ping_count, LNET_INTERFACES_MAX_DEFAULT);
+	unsigned int n = min_t(u32, p->ping_count,
+			       lnet_tunable(&lnet_interfaces_max));
 	struct lnet_process_id *ids = NULL;
 	int rc;
 

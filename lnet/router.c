@@ -137,9 +137,11 @@ struct lnet_libmd *lnet_rtrbuf_md(struct lnet_rtrbuf *rb)
 	return &rb->md;
 }
 
-/* Router credits of a new peer on @ni. */
+/* Router credits of a new peer on @ni: the NI's, lnet's, its send credits */
 int lnet_peer_rtr_credits(const struct lnet_ni *ni)
 {
+	if (ni->cfg_peer_rtr_credits > 0)
+		return ni->cfg_peer_rtr_credits;
 	return lnet_peer_buffer_credits > 0 ? lnet_peer_buffer_credits :
 	       ni->peer_tx_credits;
 }

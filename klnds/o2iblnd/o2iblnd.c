@@ -163,6 +163,11 @@ static int kib_startup(struct lnet_ni *ni)
 	if (rc)
 		goto fail_free;
 	lnet_ni_set_addr(ni, ntohl(net->ip));
+	rc = kib_ni_tunables(lnet_nid2str(lnet_ni_nid(ni), nidstr,
+					  sizeof(nidstr)),
+			     lnet_ni_lnd_tunables(ni));
+	if (rc)
+		goto fail_free;
 	lnet_ni_set_credits(ni, kib_credits, kib_peer_credits);
 	/* the NI's peer credits (maybe from lnetctl) are the queue depth */
 	net->queue_depth = clamp(lnet_ni_peer_credits(ni), 1, KIB_CREDITS_MAX);

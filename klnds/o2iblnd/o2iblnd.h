@@ -283,6 +283,7 @@ int kib_test_flood(int n, bool same);
 int kib_modparams_check(void);
 /* the credit-return high-water mark for a connection of depth @q */
 int kib_credits_hiw(int q);
+int kib_ni_tunables(const char *nid, struct lnet_lnd_tunables *t);
 int kib_concurrent_sends_for(int q);
 
 /* ---- objects ------------------------------------------------------------------ */

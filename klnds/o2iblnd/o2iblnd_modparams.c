@@ -209,6 +209,55 @@ unsigned int kib_timeout_secs(void)
 }
 
 /*
+ * kib_ni_tunable() - one per-NI LND tunable: 0 (the module's) or the
+ * module's own value is taken, anything else refused with a message, as
+ * this LND applies these per module only.
+ */
+static int kib_ni_tunable(const char *nid, const char *name, int *v,
+			  int module_value)
+{
+	if (*v && *v != module_value) {
+		pr_err("%s: %s %d refused: per NI, only the ko2iblnd parameter's value (%d) is taken\n",
+		       nid, name, *v, module_value);
+		return -EOPNOTSUPP;
+	}
+	*v = module_value;
+	return 0;
+}
+
+/**
+ * kib_ni_tunables() - check an NI's LND tunables (lnetctl net add, the
+ *	YAML "lnd tunables") and write back the values in effect
+ * @nid: the NI's NID, for messages
+ * @t: the tunables
+ *
+ * conns_per_peer is 1 (one connection per peer), the others the module
+ * parameters' values. map_on_demand and the FMR pool tunables are
+ * obsolete (no FMR pools): taken as given, never used.
+ *
+ * Return: 0 or -EOPNOTSUPP.
+ */
+int kib_ni_tunables(const char *nid, struct lnet_lnd_tunables *t)
+{
+	if (kib_ni_tunable(nid, "conns_per_peer", &t->conns_per_peer, 1) ||
+	    kib_ni_tunable(nid, "timeout", &t->timeout,
+			   READ_ONCE(kib_timeout)) ||
+	    kib_ni_tunable(nid, "peercredits_hiw", &t->peercredits_hiw,
+			   kib_credits_hiw(kib_peer_credits)) ||
+	    kib_ni_tunable(nid, "concurrent_sends", &t->concurrent_sends,
+			   kib_concurrent_sends_for(kib_peer_credits)) ||
+	    kib_ni_tunable(nid, "ntx", &t->ntx, kib_ntx))
+		return -EOPNOTSUPP;
+	if (t->tos != -1 && t->tos != kib_tos) {
+		pr_err("%s: tos %d refused: per NI, only the ko2iblnd parameter's value (%d) is taken\n",
+		       nid, t->tos, kib_tos);
+		return -EOPNOTSUPP;
+	}
+	t->tos = kib_tos;
+	return 0;
+}
+
+/*
  * "Credits" in Documentation/wire/o2iblnd.md: hiw scales with the
  * negotiated depth; NOOP at >= this.
  */

@@ -166,6 +166,9 @@ static int ksock_startup(struct lnet_ni *ni)
 	rc = ksock_net_pick_iface(net, lnet_ni_iface(ni));
 	if (rc)
 		goto fail_free;
+	rc = ksock_net_tunables(net, lnet_ni_lnd_tunables(ni));
+	if (rc)
+		goto fail_free;
 	lnet_ni_set_addr(ni, ntohl(net->ip));
 	lnet_ni_set_credits(ni, ksock_credits, ksock_peer_credits);
 
@@ -265,7 +268,7 @@ static void ksock_shutdown(struct lnet_ni *ni)
 
 static unsigned int ksock_lnd_timeout(struct lnet_ni *ni)
 {
-	return ksock_timeout();
+	return ksock_timeout(lnet_ni_data(ni));
 }
 
 static struct lnet_lnd ksock_lnd = {

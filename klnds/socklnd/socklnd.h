@@ -159,9 +159,14 @@ extern int ksock_tos;
 extern int ksock_max_queued_noops;
 extern bool ksock_dump_hello;
 
+struct ksock_net;
+
+/* bulk connections of each direction per peer, at most */
+#define KSOCK_CONNS_PER_PEER_MAX	127
+
 int ksock_modparams_check(void);
-/* sock_timeout in seconds, never 0 (0 means LNet's lnet_lnd_timeout()) */
-int ksock_timeout(void);
+/* seconds, never 0: @net's own, else sock_timeout, else lnet_lnd_timeout() */
+int ksock_timeout(const struct ksock_net *net);
 
 /* ---- objects ------------------------------------------------------------------ */
 
@@ -185,7 +190,10 @@ struct ksock_net {
 	u64			incarnation;
 	__be32			ip;
 	char			ifname[IFNAMSIZ];
+	/* the NI's LND tunables, else the module's (ksock_net_tunables()) */
 	int			conns_per_peer;
+	int			timeout;	/* s; 0: sock_timeout's */
+	int			tos;		/* -1: none */
 
 	spinlock_t		lock;
 	DECLARE_HASHTABLE(peers, KSOCK_PEER_HASH_BITS);
@@ -484,10 +492,11 @@ void ksock_reaper(struct work_struct *work);
 void ksock_reap_zombies(struct work_struct *work);
 
 /* socklnd_lib.c */
-int ksock_socket_setup(struct socket *sock);
+int ksock_socket_setup(struct socket *sock, const struct ksock_net *net);
 void ksock_conn_install_callbacks(struct ksock_conn *conn);
 void ksock_conn_restore_callbacks(struct ksock_conn *conn);
 bool ksock_sock_zc_capable(struct socket *sock);
 int ksock_net_pick_iface(struct ksock_net *net, const char *name);
+int ksock_net_tunables(struct ksock_net *net, struct lnet_lnd_tunables *t);
 
 #endif /* _KSOCKLND_H */

@@ -214,7 +214,7 @@ static struct ksock_conn *ksock_conn_alloc(struct ksock_net *net,
 	INIT_LIST_HEAD(&conn->zombie_list);
 	conn->rx_state = KSOCK_RX_HDR;
 	conn->tx_deadline = jiffies;
-	conn->buf_deadline = jiffies + ksock_timeout() * HZ;
+	conn->buf_deadline = jiffies + ksock_timeout(net) * HZ;
 	lnet_sock_getaddr(sock, false, &conn->local_ip, NULL);
 	lnet_sock_getaddr(sock, true, &conn->peer_ip, &conn->peer_port);
 	conn->sched = ksock_sched_pick(net->ni, peer_nid);
@@ -578,7 +578,7 @@ static void ksock_passive_done(struct lnet_hs *lhs, int rc)
 		id.pid = h.src_pid;
 	}
 
-	rc = ksock_socket_setup(sock);
+	rc = ksock_socket_setup(sock, net);
 	if (rc)
 		goto out;
 	conn = ksock_conn_alloc(net, sock, type, &h, flip, id.nid);
@@ -676,7 +676,7 @@ static int ksock_active_connect(struct ksock_peer *peer, int type)
 {
 	struct ksock_net *net = peer->net;
 	lnet_nid_t me = lnet_ni_nid(net->ni);
-	int timeout = ksock_timeout();
+	int timeout = ksock_timeout(peer->net);
 	unsigned long deadline;
 	char str[LNET_NIDSTR_SIZE], str2[LNET_NIDSTR_SIZE];
 	struct ksock_handshake hs;
@@ -745,7 +745,7 @@ static int ksock_active_connect(struct ksock_peer *peer, int type)
 		goto fail;
 	}
 
-	rc = ksock_socket_setup(sock);
+	rc = ksock_socket_setup(sock, net);
 	if (rc)
 		goto fail;
 	conn = ksock_conn_alloc(net, sock, type, &reply, flip, peer->id.nid);

@@ -21,6 +21,7 @@
 #include <net/ip.h>
 #include <net/sock.h>
 #include <net/tcp.h>
+#include <linux/lnet/nidstr.h>
 #include "socklnd.h"
 
 /* ---- the NI's interface ------------------------------------------------------- */
@@ -69,13 +70,48 @@ int ksock_net_pick_iface(struct ksock_net *net, const char *name)
 	return 0;
 }
 
+/**
+ * ksock_net_tunables() - apply an NI's LND tunables to its net
+ * @net: the net, its interface picked (conns_per_peer: the module's or
+ *	the link speed's)
+ * @t: the NI's tunables (lnetctl net add, the YAML "lnd tunables"); on
+ *	return, the values in effect, which net show reports (timeout: the
+ *	NI's own, 0 if none)
+ *
+ * Return: 0, or -EINVAL for conns_per_peer above what the module takes.
+ */
+int ksock_net_tunables(struct ksock_net *net, struct lnet_lnd_tunables *t)
+{
+	char nidstr[LNET_NIDSTR_SIZE];
+
+	if (t->conns_per_peer > KSOCK_CONNS_PER_PEER_MAX) {
+		pr_err("%s: conns_per_peer %d: at most %d\n",
+		       lnet_nid2str(lnet_ni_nid(net->ni), nidstr, sizeof(nidstr)),
+		       t->conns_per_peer, KSOCK_CONNS_PER_PEER_MAX);
+		return -EINVAL;
+	}
+	if (t->conns_per_peer > 0)
+		net->conns_per_peer = t->conns_per_peer;
+	net->timeout = t->timeout;
+	net->tos = t->tos >= 0 ? t->tos : ksock_tos;
+
+	/*
+	 * The timeout reported is the NI's own, 0 while sock_timeout (which
+	 * "net set --lnd-timeout" changes) applies: an export and import
+	 * must not pin the module's value on the NI.
+	 */
+	t->conns_per_peer = net->conns_per_peer;
+	t->tos = net->tos;
+	return 0;
+}
+
 /* ---- socket options ------------------------------------------------------------ */
 
 /*
  * Local options of an established connection (Documentation/wire/socklnd.md,
  * end of "Handshake").
  */
-int ksock_socket_setup(struct socket *sock)
+int ksock_socket_setup(struct socket *sock, const struct ksock_net *net)
 {
 	struct sock *sk = sock->sk;
 	int rc;
@@ -92,8 +128,8 @@ int ksock_socket_setup(struct socket *sock)
 	}
 	if (ksock_rx_buffer_size > 0)
 		sock_set_rcvbuf(sk, ksock_rx_buffer_size);
-	if (ksock_tos >= 0)
-		ip_sock_set_tos(sk, ksock_tos);
+	if (net->tos >= 0)
+		ip_sock_set_tos(sk, net->tos);
 	if (ksock_keepalive_idle > 0 && ksock_keepalive_count > 0 &&
 	    ksock_keepalive_intvl > 0) {
 		rc = tcp_sock_set_keepidle(sk, ksock_keepalive_idle);

@@ -157,8 +157,9 @@ int ksock_modparams_check(void)
 		pr_err("typed_conns must be 0 or 1\n");
 		return -EINVAL;
 	}
-	if (ksock_conns_per_peer < 0 || ksock_conns_per_peer > 127) {
-		pr_err("conns_per_peer must be 0..127\n");
+	if (ksock_conns_per_peer < 0 ||
+	    ksock_conns_per_peer > KSOCK_CONNS_PER_PEER_MAX) {
+		pr_err("conns_per_peer must be 0..%d\n", KSOCK_CONNS_PER_PEER_MAX);
 		return -EINVAL;
 	}
 	if (ksock_tos > 255)
@@ -176,9 +177,11 @@ int ksock_modparams_check(void)
 	return 0;
 }
 
-int ksock_timeout(void)
+/* @net's timeout (lnetctl net add --lnd-timeout), else sock_timeout's */
+int ksock_timeout(const struct ksock_net *net)
 {
-	int t = READ_ONCE(ksock_sock_timeout);
+	int t = net && net->timeout > 0 ? net->timeout :
+		READ_ONCE(ksock_sock_timeout);
 
 	return t > 0 ? t : lnet_lnd_timeout();
 }

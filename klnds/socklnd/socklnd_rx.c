@@ -28,7 +28,7 @@
 static void ksock_rx_progress(struct ksock_conn *conn)
 {
 	conn->rx_started = true;
-	conn->rx_deadline = jiffies + ksock_timeout() * HZ;
+	conn->rx_deadline = jiffies + ksock_timeout(conn->net) * HZ;
 	WRITE_ONCE(conn->peer->last_alive, jiffies);
 }
 

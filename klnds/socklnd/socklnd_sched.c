@@ -291,7 +291,7 @@ static int ksock_conn_timed_out(struct ksock_conn *conn, unsigned long now)
 	bufnob = READ_ONCE(sk->sk_wmem_queued);
 	if (bufnob != conn->tx_bufnob) {
 		conn->tx_bufnob = bufnob;
-		conn->buf_deadline = now + ksock_timeout() * HZ;
+		conn->buf_deadline = now + ksock_timeout(conn->net) * HZ;
 	} else if (bufnob && time_after(now, conn->buf_deadline)) {
 		conn->tx_hstatus = LNET_MSG_STATUS_REMOTE_TIMEOUT;
 		return -ETIMEDOUT;
@@ -329,7 +329,7 @@ again:
 			pr_warn_ratelimited("%s did not ACK a zero-copy send in %d s: closing its connections\n",
 					    lnet_nid2str(peer->id.nid, str,
 							 sizeof(str)),
-					    ksock_timeout());
+					    ksock_timeout(peer->net));
 			ksock_peer_close_locked(peer, -ETIMEDOUT);
 			break;
 		}
@@ -342,11 +342,11 @@ again:
 	/* NOOP keepalives are V3 only */
 	if (keepalive > 0 && !list_empty(&peer->conns) &&
 	    peer->proto == KSOCK_PROTO_V3) {
-		if (time_after(now, last_alive + (keepalive + ksock_timeout()) * HZ)) {
+		if (time_after(now, last_alive + (keepalive + ksock_timeout(peer->net)) * HZ)) {
 			pr_warn_ratelimited("nothing from %s for %d s: closing its connections\n",
 					    lnet_nid2str(peer->id.nid, str,
 							 sizeof(str)),
-					    keepalive + ksock_timeout());
+					    keepalive + ksock_timeout(peer->net));
 			ksock_peer_close_locked(peer, -ETIMEDOUT);
 		} else if (time_after(now, last_alive + keepalive * HZ) &&
 			   time_after(now, peer->last_keepalive + 10 * HZ)) {

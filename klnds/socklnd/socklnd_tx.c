@@ -185,7 +185,7 @@ void ksock_queue_tx_locked(struct ksock_conn *conn, struct ksock_tx *tx)
 				cookie = peer->zc_cookie = KSOCK_KEEPALIVE_PING + 1;
 			tx->zc = true;
 			tx->hdr.ksh.zc_cookies[0] = cookie;
-			tx->deadline = jiffies + ksock_timeout() * HZ;
+			tx->deadline = jiffies + ksock_timeout(conn->net) * HZ;
 			kref_get(&tx->kref);
 			list_add_tail(&tx->zc_list, &peer->zc_reqs);
 		}
@@ -193,7 +193,7 @@ void ksock_queue_tx_locked(struct ksock_conn *conn, struct ksock_tx *tx)
 
 	spin_lock(&sched->lock);
 	if (list_empty(&conn->tx_queue))
-		conn->tx_deadline = jiffies + ksock_timeout() * HZ;
+		conn->tx_deadline = jiffies + ksock_timeout(conn->net) * HZ;
 	list_add_tail(&tx->list, &conn->tx_queue);
 	conn->tx_queued_nob += tx->nob;
 	if (tx->kind != KSOCK_TX_LNET)
@@ -242,7 +242,7 @@ static int ksock_launch_tx(struct ksock_net *net, struct ksock_tx *tx,
 		rc = -EHOSTUNREACH;
 		goto out;
 	} else {
-		tx->deadline = jiffies + ksock_timeout() * HZ;
+		tx->deadline = jiffies + ksock_timeout(net) * HZ;
 		list_add_tail(&tx->list, &peer->tx_queue);
 	}
 	ksock_peer_maybe_connect_locked(peer);
@@ -441,7 +441,7 @@ void ksock_probe_conn_locked(struct ksock_conn *conn)
 	if (conn->proto != KSOCK_PROTO_V3)
 		return;
 	conn->probed = true;
-	conn->probe_end = jiffies + ksock_timeout() * HZ;
+	conn->probe_end = jiffies + ksock_timeout(conn->net) * HZ;
 	tx = ksock_tx_alloc_noop(0, KSOCK_KEEPALIVE_PING, GFP_ATOMIC);
 	if (!tx)
 		return;
@@ -641,7 +641,7 @@ static int ksock_tx_write(struct ksock_conn *conn, struct ksock_tx *tx,
 		if (!rc)
 			return -EAGAIN;
 		tx->sent += rc;
-		conn->tx_deadline = jiffies + ksock_timeout() * HZ;
+		conn->tx_deadline = jiffies + ksock_timeout(conn->net) * HZ;
 	}
 	return 0;
 }
@@ -708,7 +708,7 @@ int ksock_process_tx(struct ksock_conn *conn)
 		spin_unlock_bh(&sched->lock);
 		if (tx->zc)
 			WRITE_ONCE(tx->deadline,
-				   jiffies + ksock_timeout() * HZ);
+				   jiffies + ksock_timeout(conn->net) * HZ);
 		ksock_tx_put(tx, 0);	/* zero-copy: the ACK is still due */
 	}
 	return KSOCK_IO_MORE;

@@ -278,8 +278,14 @@ static void ni_tunables_common(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lnet_ioctl_ni_tunables(&b, sizeof(b),
 						     LNET_LND_SOCK, &tun), -EINVAL);
 	b.t.lt_cmn.lct_version = LNET_IOCTL_TUNABLES_VERSION;
-	/* what the core cannot apply is refused, not ignored */
-	b.t.lt_cmn.lct_peer_timeout = 180;
+	/*
+	 * A per-NI peer timeout: Lustre's default (every lnetctl export
+	 * has it) is taken; another value would do nothing: refused.
+	 */
+	b.t.lt_cmn.lct_peer_timeout = LNET_PEER_TIMEOUT_DEFAULT;
+	KUNIT_EXPECT_EQ(test, lnet_ioctl_ni_tunables(&b, sizeof(b),
+						     LNET_LND_SOCK, &tun), 0);
+	b.t.lt_cmn.lct_peer_timeout = 60;
 	KUNIT_EXPECT_EQ(test, lnet_ioctl_ni_tunables(&b, sizeof(b),
 						     LNET_LND_SOCK, &tun),
 			-EOPNOTSUPP);
@@ -287,10 +293,12 @@ static void ni_tunables_common(struct kunit *test)
 	b.t.lt_cmn.lct_peer_rtr_credits = 0;
 	KUNIT_EXPECT_EQ(test, lnet_ioctl_ni_tunables(&b, sizeof(b),
 						     LNET_LND_SOCK, &tun), 0);
+	KUNIT_EXPECT_EQ(test, tun.peer_rtr_credits, 0);
+	/* router buffer credits per peer of this NI (router.c applies) */
 	b.t.lt_cmn.lct_peer_rtr_credits = 8;
 	KUNIT_EXPECT_EQ(test, lnet_ioctl_ni_tunables(&b, sizeof(b),
-						     LNET_LND_SOCK, &tun),
-			-EOPNOTSUPP);
+						     LNET_LND_SOCK, &tun), 0);
+	KUNIT_EXPECT_EQ(test, tun.peer_rtr_credits, 8);
 }
 
 static void ni_tunables_lnd(struct kunit *test)
@@ -301,13 +309,27 @@ static void ni_tunables_lnd(struct kunit *test)
 	struct ni_buf b;
 
 	ni_buf_init(&b, LNET_LND_SOCK);
-	b.t.lt_lnd.sock.lnd_conns_per_peer = 4;
 	KUNIT_EXPECT_EQ(test, lnet_ioctl_ni_tunables(&b, sizeof(b),
-						     LNET_LND_SOCK, &tun),
-			-EOPNOTSUPP);
+						     LNET_LND_SOCK, &tun), 0);
+	KUNIT_EXPECT_EQ(test, tun.lnd.tos, -1);
+	/* the LND block goes to the LND's startup(), which decides */
+	b.t.lt_lnd.sock.lnd_conns_per_peer = 4;
+	b.t.lt_lnd.sock.lnd_timeout = 30;
+	b.t.lt_lnd.sock.lnd_tos = 46;
+	KUNIT_EXPECT_EQ(test, lnet_ioctl_ni_tunables(&b, sizeof(b),
+						     LNET_LND_SOCK, &tun), 0);
+	KUNIT_EXPECT_EQ(test, tun.lnd.conns_per_peer, 4);
+	KUNIT_EXPECT_EQ(test, tun.lnd.timeout, 30);
+	KUNIT_EXPECT_EQ(test, tun.lnd.tos, 46);
 	/* the LND block is read only when ioc_len covers it */
 	KUNIT_EXPECT_EQ(test, lnet_ioctl_ni_tunables(&b, cmn_end + 15,
 						     LNET_LND_SOCK, &tun), 0);
+	KUNIT_EXPECT_EQ(test, tun.lnd.conns_per_peer, 0);
+	KUNIT_EXPECT_EQ(test, tun.lnd.tos, -1);
+	b.t.lt_lnd.sock.lnd_timeout = 0x80000000U;
+	KUNIT_EXPECT_EQ(test, lnet_ioctl_ni_tunables(&b, sizeof(b),
+						     LNET_LND_SOCK, &tun), -EINVAL);
+	b.t.lt_lnd.sock.lnd_timeout = 0;
 	b.t.lt_lnd.sock.lnd_conns_per_peer = 0;
 	b.t.lt_lnd.sock.lnd_tos = 300;
 	KUNIT_EXPECT_EQ(test, lnet_ioctl_ni_tunables(&b, sizeof(b),
@@ -326,9 +348,15 @@ static void ni_tunables_lnd(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lnet_ioctl_ni_tunables(&b, sizeof(b),
 						     LNET_LND_O2IB, &tun), 0);
 	b.t.lt_lnd.o2ib.lnd_ntx = 256;
+	b.t.lt_lnd.o2ib.lnd_map_on_demand = 1;
 	KUNIT_EXPECT_EQ(test, lnet_ioctl_ni_tunables(&b, sizeof(b),
-						     LNET_LND_O2IB, &tun),
-			-EOPNOTSUPP);
+						     LNET_LND_O2IB, &tun), 0);
+	KUNIT_EXPECT_EQ(test, tun.lnd.ntx, 256);
+	KUNIT_EXPECT_EQ(test, tun.lnd.map_on_demand, 1);
+	b.t.lt_lnd.o2ib.lnd_tos = -2;
+	KUNIT_EXPECT_EQ(test, lnet_ioctl_ni_tunables(&b, sizeof(b),
+						     LNET_LND_O2IB, &tun), -EINVAL);
+	b.t.lt_lnd.o2ib.lnd_tos = -1;
 	/* other LNDs have no LND block: whatever follows is ignored */
 	memset(&b.t.lt_lnd, 0x5a, sizeof(b.t.lt_lnd));
 	KUNIT_EXPECT_EQ(test, lnet_ioctl_ni_tunables(&b, sizeof(b),

@@ -77,6 +77,16 @@ lc_lacks() {
 
 # lc_err NAME ERRNO ARGS...: lnetctl fails, with "errno: -ERRNO" in its
 # error YAML.
+# timed_ping NID SECONDS: lnetctl ping NID (output in /tmp/ping.bg); sets
+# took, the seconds it took
+timed_ping() {
+	local t0
+	t0=$(date +%s)
+	"$LNETCTL" ping "$1" --timeout "$2" >/tmp/ping.bg 2>&1
+	took=$(($(date +%s) - t0))
+	cat /tmp/ping.bg
+}
+
 lc_err() {
 	local name=$1 errno=$2
 	shift 2
@@ -353,9 +363,12 @@ write_refused() {
 	fi
 	t_check "$1 unchanged after the refused write" test "$(param "$1")" = "$before"
 }
-for w in "lnet_numa_range 1" "lnet_interfaces_max 200"; do
-	write_refused "${w%% *}" "${w#* }" "no effect yet"
-done
+write_refused lnet_numa_range 1 "no effect yet"
+# Lustre 2.17.0 exports max_interfaces 200: it bounds the ping infos taken
+lc_ok "set max_interfaces 200 (Lustre 2.17.0's default)" set max_interfaces 200
+lc_has "global show: max_interfaces 200" "max_interfaces: 200" global show
+lc_ok "lnetctl ping 0@lo with max_interfaces 200" ping 0@lo
+lc_ok "set max_interfaces 4096 (back to its default)" set max_interfaces 4096
 # deprecated as in Lustre: accepted, ignored, with a warning
 lc_ok "set recovery_interval 5 (deprecated)" set recovery_interval 5
 t_check "recovery_interval still reads 1" test "$(param lnet_recovery_interval)" = 1
@@ -473,7 +486,48 @@ if [ $have_tcp = 1 ]; then
 		net show -v --net tcp0
 	lc_err "net add tcp0 on eth0 again: EEXIST" 17 net add --net tcp0 --if eth0
 	lc_err "net add with a missing interface: ENODEV (socklnd)" 19 net add --net tcp1 --if nosuch0
-	lc_err "net add --conns-per-peer (not applicable): EOPNOTSUPP" 95 net add --net tcp2 --if eth0 --conns-per-peer 4
+	# per-NI LND tunables reach ksocklnd, which applies them and reports
+	# what it runs with
+	lc_ok "net add tcp2 on eth1 with conns_per_peer 3, tos 46, lnd timeout, router credits" \
+		net add --net tcp2 --if eth1 --conns-per-peer 3 --tos 46 --peer-buffer-credits 4
+	lc_has "net show -v: tcp2 conns_per_peer 3" "conns_per_peer: 3" net show -v --net tcp2
+	lc_has "net show -v: tcp2 tos 46" "tos: 46" net show -v --net tcp2
+	lc_has "net show -v: tcp2 timeout 0 (sock_timeout's)" "timeout: 0" net show -v --net tcp2
+	lc_has "net show -v: tcp2 peer_buffer_credits 4" "peer_buffer_credits: 4" \
+		net show -v --net tcp2
+	t_check "ksocklnd: tcp2 runs 3 bulk connections per direction" \
+		sh -c "dmesg | grep -q '@tcp2 up on eth1 (3 bulk connection(s) per direction)'"
+	lc_has "net show -v: tcp0 conns_per_peer from the link speed (1)" "conns_per_peer: 1" \
+		net show -v --net tcp0
+	lc_ok "net del tcp2" net del --net tcp2
+	# the NI's own LND timeout bounds its connects: a silent host (a
+	# made-up MAC) on eth1's subnet, from a tcp2 imported with timeout 3
+	ghost1=$(t_addr_on eth1)
+	ghost1=${ghost1%.*}.201
+	ip neigh replace "$ghost1" lladdr 52:54:00:de:ad:02 dev eth1 nud permanent
+	cat >/tmp/tcp2.yaml <<-EOF
+		net:
+		    - net type: tcp2
+		      local NI(s):
+		        - interfaces:
+		              0: eth1
+		          lnd tunables:
+		              timeout: 3
+	EOF
+	lc_ok "import tcp2 on eth1 with lnd tunables timeout 3" import /tmp/tcp2.yaml
+	lc_has "net show -v: tcp2 timeout 3" "timeout: 3" net show -v --net tcp2
+	timed_ping "$ghost1@tcp2" 60
+	t_check "a silent host on tcp2: its connects give up after the NI's 3 s, not sock_timeout's 50 ($took s)" \
+		test "$took" -le 20
+	ip neigh del "$ghost1" dev eth1
+	lc_ok "net del tcp2 (imported)" net del --net tcp2
+	lc_err "net add --conns-per-peer 200: EINVAL (ksocklnd takes 127)" 22 \
+		net add --net tcp2 --if eth1 --conns-per-peer 200
+	t_check "... the kernel log says why" \
+		sh -c "dmesg | grep -q 'conns_per_peer 200: at most 127'"
+	lc_err "net add --peer-timeout 60: EOPNOTSUPP (peers are judged by health)" 95 \
+		net add --net tcp2 --if eth1 --peer-timeout 60
+	lc_err "net show tcp2 after the refusals: ENOENT (nothing half-added)" 2 net show --net tcp2
 	lc_has "ping own tcp NID" "primary nid: $me0@tcp" ping "$me0@tcp"
 
 	# lctl's network verbs, with Lustre's output
@@ -597,10 +651,7 @@ if [ $have_tcp = 1 ]; then
 	lc_has "global show: lnd_timeout 4 ((13 - 1) / 3)" "lnd_timeout: 4" global show
 	t_check "lnet_lnd_timeout parameter is read-only" \
 		sh -c "! echo 5 2>/dev/null >$PARAMS/lnet_lnd_timeout"
-	t0=$(date +%s)
-	"$LNETCTL" ping "$ghost@tcp" --timeout 40 >/tmp/ping.bg 2>&1
-	took=$(($(date +%s) - t0))
-	cat /tmp/ping.bg
+	timed_ping "$ghost@tcp" 40
 	# (its REPLY's response tracking would end it only at 13 s)
 	t_check "the silent host's connect times out after lnd_timeout, not the ping's 40 s ($took s)" \
 		test "$took" -le 10

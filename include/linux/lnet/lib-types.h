@@ -322,10 +322,40 @@ struct lnet_ni_stats {
 	struct u64_stats_sync syncp;
 };
 
+/*
+ * Per-NI LND tunables (lnetctl net add, the YAML "lnd tunables"): 0, or -1
+ * for tos, picks the LND module parameter's value. The LND's startup()
+ * applies them, or fails with a message for one it cannot apply, and then
+ * writes back the values in effect, which net show reports.
+ */
+struct lnet_lnd_tunables {
+	int	conns_per_peer;
+	int	timeout;		/* seconds */
+	int	tos;			/* IP type of service, -1..255 */
+	/* o2iblnd */
+	int	peercredits_hiw;
+	int	concurrent_sends;
+	int	ntx;
+	/* o2iblnd, obsolete (no FMR pools): shown, never used */
+	int	map_on_demand;
+	int	fmr_pool_size;
+	int	fmr_flush_trigger;
+	int	fmr_cache;
+};
+
+/*
+ * Lustre's LNDs' default peer_timeout (s), in every lnetctl export. This
+ * LNet judges peers by health and the router checker instead: a per-NI
+ * peer timeout of this value (or -1, 0) is taken, any other refused.
+ */
+#define LNET_PEER_TIMEOUT_DEFAULT	180
+
 /* Per-NI tunables; 0 picks the module parameter's value. */
 struct lnet_ni_tunables {
 	int	credits;
 	int	peer_credits;
+	int	peer_rtr_credits;	/* router buffer credits per peer */
+	struct lnet_lnd_tunables lnd;
 };
 
 /*
@@ -368,6 +398,8 @@ struct lnet_ni {
 	/* from the NI's configuration (lnetctl); 0: the LND's default */
 	int			cfg_credits;
 	int			cfg_peer_credits;
+	int			cfg_peer_rtr_credits;	/* 0: lnet's */
+	struct lnet_lnd_tunables lnd_tunables;	/* startup() may change */
 	/* net_lock; credits below zero count the queued messages */
 	int			max_tx_credits;	/* 0: no credit limit */
 	int			tx_credits;

@@ -31,7 +31,9 @@ struct socket;
  *	of this type exists (none for the built-in loopback LND).
  * @type: the LND type number (enum lnet_lnd_type).
  * @startup: bring up @ni. Set the address part of ni->nid (the net part is
- *	set), may adjust credits with lnet_ni_set_credits(). Return 0 or
+ *	set), may adjust credits with lnet_ni_set_credits(), applies the
+ *	NI's LND tunables (lnet_ni_lnd_tunables(); -EOPNOTSUPP for one it
+ *	cannot apply) and writes back the values in effect. Return 0 or
  *	-errno; on error nothing of @ni is used again.
  * @shutdown: take @ni down. Called once the NI is marked down: no more
  *	send() calls will come. Before returning, the LND must have called
@@ -145,6 +147,15 @@ static inline void lnet_ni_set_addr(struct lnet_ni *ni, u32 addr)
 static inline const char *lnet_ni_iface(const struct lnet_ni *ni)
 {
 	return ni->iface;
+}
+
+/*
+ * The NI's LND tunables, for startup() to apply, then to overwrite with the
+ * values in effect.
+ */
+static inline struct lnet_lnd_tunables *lnet_ni_lnd_tunables(struct lnet_ni *ni)
+{
+	return &ni->lnd_tunables;
 }
 
 static inline void *lnet_ni_data(const struct lnet_ni *ni)

@@ -505,10 +505,16 @@ const FixedCase cases[] = {
 	     [](FixedContext &c) {
 		     return add_ni(c, tcp(3), "eth0", [](NiBuf &n) { n.t.lt_cmn.lct_version = 7; });
 	     }),
-	call("ADD_LOCAL_NI with conns_per_peer (not applicable): EOPNOTSUPP", R, EOPNOTSUPP,
+	call("ADD_LOCAL_NI with conns_per_peer 200 (ksocklnd takes 127): EINVAL", R, EINVAL,
 	     [](FixedContext &c) {
 		     return add_ni(c, tcp(3), "eth0",
-				   [](NiBuf &n) { n.t.lt_lnd.sock.lnd_conns_per_peer = 4; });
+				   [](NiBuf &n) { n.t.lt_lnd.sock.lnd_conns_per_peer = 200; });
+	     }),
+	call("ADD_LOCAL_NI with peer_timeout 60 (peers judged by health): EOPNOTSUPP", R,
+	     EOPNOTSUPP,
+	     [](FixedContext &c) {
+		     return add_ni(c, tcp(3), "eth0",
+				   [](NiBuf &n) { n.t.lt_cmn.lct_peer_timeout = 60; });
 	     }),
 	call("ADD_LOCAL_NI, ip2nets rule matching no address: EADDRNOTAVAIL", R, EADDRNOTAVAIL,
 	     [](FixedContext &c) { return add_ip2nets(c, "tcp9 10.255.255.*"); }),
