@@ -12,6 +12,7 @@
 # make bench           benchmarks (figures as ratios against baselines; lst
 #                      against a Lustre 2.17.0 node, ours and mixed)
 # make interop         against a real Lustre 2.17.0 LNet node in guests
+# make deb             Debian packages lnet-dkms and lnet-utils (build/deb)
 #
 # KDIR defaults to the running kernel's build tree when it has one, else to
 # Debian's stock 6.1 headers (linux-headers-amd64).
@@ -47,7 +48,7 @@ define sync_tree
 endef
 
 .PHONY: all modules modules-debug install sparse checkpatch shellcheck tools tools-test \
-	debug-kernel check check-long run bench interop deps clean
+	debug-kernel check check-long run bench interop deb deps clean
 
 all: modules
 
@@ -106,6 +107,9 @@ bench:
 
 interop:
 	@"$(TOP)/scripts/interop.sh"
+
+deb:
+	@"$(TOP)/scripts/make-deb.sh"
 
 clean:
 	rm -rf build

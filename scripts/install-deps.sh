@@ -19,6 +19,8 @@ packages=(
 	libibverbs-dev librdmacm-dev
 	# C++ tools
 	cmake g++ libgtest-dev libgmock-dev libcli11-dev libyaml-cpp-dev libfmt-dev nlohmann-json3-dev
+	# Debian packages (make deb) and the throw-away root they install into
+	dpkg-dev debhelper dh-dkms mmdebstrap
 	# benchmark charts
 	gnuplot-nox
 )

@@ -65,5 +65,30 @@ for run in ${INTEROP_ROUTING-lustre:tcp ours:tcp lustre:o2ib ours:o2ib}; do
 		--arg "router=$r" --arg "far=$far")
 	count "$out" $? "$suite"
 done
+# The packages (make deb) installed into a throw-away Debian root
+# (scripts/pkg-root.sh: dpkg -i, DKMS), booted under systemd with
+# lnet.service bringing up Lustre's exported configuration
+# (tests/scenarios/packages.sh). INTEROP_PACKAGES=0 skips it.
+if [ "${INTEROP_PACKAGES:-1}" = 1 ]; then
+	suite=packages
+	log "$suite: make deb, install into a Debian root, boot it under systemd"
+	root=$top/build/pkgtest/root
+	debs=()
+	mapfile -t debs < <(scripts/make-deb.sh | grep -v dbgsym)
+	if [ ${#debs[@]} -ne 2 ]; then
+		echo "suite $suite: 0 passed, 1 failed (make deb failed: build/deb/build.log)"
+		total_fail=$((total_fail + 1))
+	elif ! scripts/pkg-root.sh "$root" "${debs[@]}" >"$top/build/pkgtest.log" 2>&1; then
+		tail -n 20 "$top/build/pkgtest.log" >&2
+		echo "suite $suite: 0 passed, 1 failed (pkg-root.sh failed: build/pkgtest.log)"
+		total_fail=$((total_fail + 1))
+	else
+		out=$(build/tools/vmtest/lnet-vmtest --suite "$suite" \
+			--kernel stock --guests 2 --timeout 900 --kernel-arg net.ifnames=0 \
+			--env "LUSTRE_DIR=$lustre" --env "PKG_ROOT=$root" \
+			--script "$top/tests/scenarios/packages.sh")
+		count "$out" $? "$suite"
+	fi
+fi
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]

@@ -92,7 +92,38 @@ for spec in $GUEST_ADDRS; do
 	say "$ifname $addr carrier $(cat "/sys/class/net/$ifname/carrier" 2>/dev/null)"
 done
 
+# handover: boot the root that /mnt/handover/lower names (a host directory,
+# read-only here, written over through a tmpfs overlay) under systemd, as
+# PID 1 still. The script asked for it (tests/scenarios/packages.sh: a node
+# installed from the project's packages). /mnt/handover/root/ holds files
+# laid over that root (its test unit). /mnt, the work tree and busybox (the
+# flags' server) stay at their paths; the root's test unit writes the
+# status and powers off. Returns only when the switch failed.
+handover() {
+	local lower new=/media/lnt-root ovl=/media/lnt-ovl
+	lower=$(cat /mnt/handover/lower)
+	say "handing over to $lower under systemd"
+	mount -t tmpfs -o mode=0755 tmpfs /media &&
+		mkdir -p "$ovl/upper" "$ovl/work" "$new" &&
+		mount -t overlay overlay \
+			-o "lowerdir=$lower,upperdir=$ovl/upper,workdir=$ovl/work" "$new" &&
+		cp -a /mnt/handover/root/. "$new/" &&
+		mkdir -p "$new/mnt" "$new$LNET_TOP" &&
+		touch "$new/usr/local/bin/busybox" &&
+		mount --bind /mnt "$new/mnt" &&
+		mount --bind "$LNET_TOP" "$new$LNET_TOP" &&
+		mount --bind "$(command -v busybox)" "$new/usr/local/bin/busybox" ||
+		return 1
+	cd "$new" && mount --move . / && exec chroot . /lib/systemd/systemd
+	say "handover: cannot start systemd in $lower"
+}
+
 say "running $GUEST_SCRIPT $GUEST_ARGS"
 # shellcheck disable=SC2086
 (cd /tmp && exec bash "$GUEST_SCRIPT" $GUEST_ARGS) >/mnt/script.log 2>&1
-finish $?
+rc=$?
+if [ "$rc" = 0 ] && [ -f /mnt/handover/lower ]; then
+	handover
+	rc=125
+fi
+finish $rc

@@ -326,6 +326,30 @@ t_flag_get() {
 	esac
 }
 
+# t_flag_fetch NAME [ADDR]: print the content of flag NAME (a flag may
+# carry a file) of the guest at ADDR; exit 1 when it has not raised it, 2
+# when it did not answer.
+t_flag_fetch() {
+	local addr=${2:-$(t_peer_addrs | head -n1)} fd line=
+	exec {fd}<>"/dev/tcp/$addr/$T_FLAG_PORT" || return 2
+	printf 'GET /%s HTTP/1.0\r\n\r\n' "$1" >&"$fd"
+	IFS= read -r -t 5 -u "$fd" line
+	case $line in
+	"HTTP/"*" 200 "*) ;;
+	"HTTP/"*" 404 "*)
+		exec {fd}>&-
+		return 1
+		;;
+	*)
+		exec {fd}>&-
+		return 2
+		;;
+	esac
+	while IFS= read -r -t 5 -u "$fd" line && [ -n "${line%$'\r'}" ]; do :; done
+	cat <&"$fd"
+	exec {fd}>&-
+}
+
 # t_flag_wait NAME SECONDS [ADDR]: one check line "peer raised NAME", once
 # the peer has raised it. Fails at once if the peer raised "abort" (see
 # t_abort), after T_FLAG_SILENCE (default 30) s without an answer from a
