@@ -491,11 +491,17 @@ static void lnet_ioc_fill_tunables(struct lnet_ioc_ctx *ctx,
 	memset(t, 0, min_t(u32, ctx->len - LNET_IOCTL_NI_TUNABLES_OFFSET,
 			   sizeof(*t)));
 	t->lt_cmn.lct_version = LNET_IOCTL_TUNABLES_VERSION;
-	/* the core has no per-NI peer timeout: the LND's default applies */
-	t->lt_cmn.lct_peer_timeout = -1;
+	/* 0@lo has no peers: all 0, as Lustre reports it */
+	if (lnd == LNET_LND_LO)
+		return;
+	/*
+	 * As configured, where an export and import must not pin what the
+	 * node derives: the only peer timeout taken (Lustre's default), the
+	 * NI's own router credits (0: lnet's peer_buffer_credits applies).
+	 */
+	t->lt_cmn.lct_peer_timeout = LNET_PEER_TIMEOUT_DEFAULT;
 	t->lt_cmn.lct_peer_tx_credits = ni->peer_tx_credits;
-	t->lt_cmn.lct_peer_rtr_credits = lnd == LNET_LND_LO ? 0 :
-					 lnet_peer_rtr_credits(ni);
+	t->lt_cmn.lct_peer_rtr_credits = ni->cfg_peer_rtr_credits;
 	t->lt_cmn.lct_max_tx_credits = ni->max_tx_credits;
 
 	/* what the LND's startup() left: the values in effect */

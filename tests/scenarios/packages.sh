@@ -6,9 +6,12 @@
 # /etc/lnet.conf that Lustre's "lnetctl export" wrote on guest 1, a
 # Lustre 2.17.0 node (the reference node), which it then LNet-pings.
 #
-# Guest 1 (Lustre): tcp0 on eth0 with Lustre's lnetctl, "lnetctl export"
-# into flag lnet-conf; once guest 0 says "installed-done", Lustre's peer
-# table holds guest 0's NID (the pings arrived).
+# Guest 1 (Lustre): tcp0 on eth0 and a route (so a peer) with Lustre's
+# lnetctl, "lnetctl export" into flag lnet-conf, "export --backup" into
+# flag lustre-backup; once guest 0 says "installed-done", Lustre's peer
+# table holds guest 0's NID (the pings arrived), and Lustre's lnetctl
+# imports guest 0's "export --backup" into a fresh LNet: its own export
+# --backup is then what it was, byte for byte.
 # Guest 0, before the switch (busybox root, as every guest): fetches the
 # exported file as /etc/lnet.conf of the installed root, adds the test's
 # unit (lnt-test.service, after lnet.service) and hands the guest over to
@@ -16,8 +19,11 @@
 # this script with "installed":
 # - lnet.service is enabled (the package did it) and active (the boot did
 #   it), lnet and ksocklnd are DKMS' builds (updates/dkms);
-# - net show: tcp on eth0 with this guest's NID, from the Lustre export;
+# - net show: tcp on eth0 with this guest's NID, and the route, from the
+#   Lustre export (its peer section taken: peers of one NID);
 # - lnetctl ping and lctl ping of the Lustre node;
+# - export --backup: Lustre's bytes for the same configuration (but for
+#   the NID and Lustre's peer section: ours writes none);
 # - systemctl stop lnet: LNet unconfigured and its modules unloaded;
 #   systemctl start lnet: up again, the ping answers again.
 #
@@ -34,12 +40,21 @@ WAIT=900
 lustre_node() {
 	t_flag_serve
 	t_lustre_load tcp || t_abort
+	# a route, and so its gateway's peer: the export's route and peer
+	# sections (192.0.2.99 answers nothing)
+	t_check "lustre: route add o2ib9 via 192.0.2.99@tcp" lustre_lnetctl route add \
+		--net o2ib9 --gateway 192.0.2.99@tcp --hop 2 --priority 1
 	lustre_lnetctl export >/tmp/lnet-conf 2>/tmp/export.err
 	cat /tmp/lnet-conf
 	cp /tmp/lnet-conf /mnt/lustre-export.yaml
-	t_check "lustre: lnetctl export wrote a net section" grep -q '^net:' /tmp/lnet-conf
+	t_check "lustre: lnetctl export wrote net, route and peer sections" sh -c \
+		"grep -q '^net:' /tmp/lnet-conf && grep -q '^route:' /tmp/lnet-conf &&
+			grep -q '^peer:' /tmp/lnet-conf"
+	lustre_lnetctl export --backup >/tmp/lustre-backup
+	cp /tmp/lustre-backup /mnt/lustre-export-backup.yaml
+	mv /tmp/lustre-backup "$T_FLAG_DIR/lustre-backup"
 	mv /tmp/lnet-conf "$T_FLAG_DIR/lnet-conf"
-	t_log "flag lnet-conf raised"
+	t_log "flags lnet-conf and lustre-backup raised"
 
 	# guest 0 stops answering while it boots its installed root
 	T_FLAG_SILENCE=600 t_flag_wait installed-done "$WAIT" || t_abort
@@ -47,6 +62,20 @@ lustre_node() {
 	t_check "lustre: guest 0's NID ($PEER_NID) is a peer (its pings came)" \
 		sh -c "LD_LIBRARY_PATH=$LUSTRE_DIR/lib $LUSTRE_DIR/bin/lnetctl peer show |
 			grep -q 'nid: $PEER_NID'"
+
+	# The way back: our export --backup, imported by Lustre's lnetctl into
+	# a fresh LNet, gives Lustre the configuration it had, byte for byte.
+	t_flag_fetch ours-backup >/tmp/ours-backup.yaml
+	cat /tmp/ours-backup.yaml
+	t_check "lustre: lnet unconfigure, configure" sh -c \
+		"LD_LIBRARY_PATH=$LUSTRE_DIR/lib $LUSTRE_DIR/bin/lnetctl lnet unconfigure &&
+			LD_LIBRARY_PATH=$LUSTRE_DIR/lib $LUSTRE_DIR/bin/lnetctl lnet configure"
+	t_check "lustre: lnetctl import of our export --backup" \
+		lustre_lnetctl import /tmp/ours-backup.yaml
+	lustre_lnetctl export --backup >/tmp/lustre-after.yaml
+	diff -u /mnt/lustre-export-backup.yaml /tmp/lustre-after.yaml
+	t_check "lustre: its export --backup after the round trip is what it was" \
+		cmp /mnt/lustre-export-backup.yaml /tmp/lustre-after.yaml
 	t_flag_bye 120
 	t_lustre_unload
 }
@@ -108,6 +137,21 @@ installed_node() {
 			lnetctl net show --net tcp | grep -q '0: eth0'"
 	t_retry "lnetctl ping $lustre_nid (Lustre)" 30 lnetctl ping --timeout 5 "$lustre_nid"
 	t_check "lctl ping $lustre_nid" lctl ping "$lustre_nid" 5
+
+	t_check "route show: o2ib9 via 192.0.2.99@tcp, from Lustre's export" sh -c \
+		"lnetctl route show -v | grep -q 'gateway: 192.0.2.99@tcp'"
+
+	# export --backup: the same bytes as Lustre's of the same configuration
+	# (its NID for ours; without its peer section: this lnetctl writes
+	# none), and the file Lustre imports on the way back
+	lnetctl export --backup >/tmp/ours-backup.yaml
+	cp /tmp/ours-backup.yaml /mnt/ours-export-backup.yaml
+	t_flag_fetch lustre-backup | sed "s/${lustre_nid%@*}@/$me@/g" |
+		awk '/^[a-z]/ { skip = ($0 == "peer:") } !skip' >/tmp/lustre-backup.yaml
+	diff -u /tmp/lustre-backup.yaml /tmp/ours-backup.yaml
+	t_check "export --backup: Lustre's bytes for the same configuration" \
+		cmp /tmp/lustre-backup.yaml /tmp/ours-backup.yaml
+	cp /tmp/ours-backup.yaml "$T_FLAG_DIR/ours-backup"
 
 	t_check "systemctl stop lnet" systemctl stop lnet
 	t_check "stopped: lnet.service inactive" sh -c '! systemctl is-active --quiet lnet'

@@ -605,7 +605,7 @@ int run(std::span<const std::string> args, Kernel &kernel, std::ostream &out,
 		return cl.exit_code;
 
 	Outcome o = execute(kernel, *cl.command);
-	out << yaml::render(o.out);
+	out << yaml::render(o.out, o.layout);
 	err << yaml::render(render_errors(o.errors));
 	out.flush();
 	err.flush();

@@ -21,8 +21,8 @@ constexpr std::int64_t uint32_max = std::numeric_limits<std::uint32_t>::max();
 constexpr std::int64_t uint16_max = std::numeric_limits<std::uint16_t>::max();
 
 // Sections of an lnetctl export that this lnetctl does not configure.
-constexpr std::array<std::string_view, 5> unsupported_sections = {
-	"peer", "udsp", "numa", "discovery", "peer list",
+constexpr std::array<std::string_view, 4> unsupported_sections = {
+	"udsp", "numa", "discovery", "peer list",
 };
 
 // The text of a scalar node; nullopt for a missing key or a collection.
@@ -77,6 +77,7 @@ private:
 	bool cpts(const ErrorSite &s, const YAML::Node &node,
 		  std::vector<std::uint32_t> &out);
 	void route(const YAML::Node &item);
+	void peer(const YAML::Node &item);
 	void globals(const YAML::Node &map);
 	void routing(const YAML::Node &node);
 	void routing_enable(const ErrorSite &s, const YAML::Node &map);
@@ -107,6 +108,8 @@ void Parser::document(const YAML::Node &root)
 			entries(value, "ip2nets", "rules", &Parser::ip2nets_rule);
 		} else if (key == "route") {
 			entries(value, "route", "routes", &Parser::route);
+		} else if (key == "peer") {
+			entries(value, "peer", "peers", &Parser::peer);
 		} else if (key == "global") {
 			globals(value);
 		} else if (key == "routing") {
@@ -398,6 +401,51 @@ bool Parser::lnd_tunables(const ErrorSite &s, std::uint32_t net,
 		return ok;
 	}
 	return true;	// no LND tunables for other LNDs
+}
+
+// A peer as lnetctl export writes it: "primary nid", "Multi-Rail", and
+// "peer ni", a sequence of mappings with a "nid" (other keys, the state and
+// statistics of a full export, are not configuration).
+void Parser::peer(const YAML::Node &item)
+{
+	ErrorSite s = site("peer");
+	std::optional<std::string> prim;
+	std::vector<lnet_nid_t> nids;
+	std::optional<lnet_nid_t> primary;
+
+	if (!item.IsMap() || !(prim = scalar(item["primary nid"]))) {
+		s.fail(EINVAL, "a peer must be a mapping with a 'primary nid'");
+		return;
+	}
+	if (!(primary = check_nid(s, *prim)))
+		return;
+	if (const YAML::Node list = item["peer ni"]; list && !list.IsNull()) {
+		if (!list.IsSequence()) {
+			s.fail(EINVAL, "peer " + *prim + ": 'peer ni' must be a sequence");
+			return;
+		}
+		for (const auto &ni : list) {
+			std::optional<std::string> text =
+				ni.IsMap() ? scalar(ni["nid"]) : std::nullopt;
+			std::optional<lnet_nid_t> nid;
+
+			if (!text) {
+				s.fail(EINVAL, "peer " + *prim + ": each 'peer ni' needs a 'nid'");
+				return;
+			}
+			if (!(nid = check_nid(s, *text)))
+				return;
+			if (std::find(nids.begin(), nids.end(), *nid) == nids.end())
+				nids.push_back(*nid);
+		}
+	}
+	if (nids.empty() || (nids.size() == 1 && nids[0] == *primary)) {
+		plan.single_nid_peers++;
+		return;
+	}
+	plan.unsupported_peers.push_back(
+		"peer " + *prim + " has " + std::to_string(nids.size()) +
+		" NIDs: Multi-Rail peers cannot be configured by this LNet yet");
 }
 
 void Parser::route(const YAML::Node &item)

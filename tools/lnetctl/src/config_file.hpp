@@ -50,8 +50,13 @@ struct ConfigPlan {
 	std::optional<bool> routing;		// routing: enable: 0|1
 	std::optional<RouterBufferTotals> buffers;	// buffers: tiny, small, large
 	// Well-formed, non-empty sections this lnetctl does not configure
-	// (peer, udsp, ...): reported, not applied.
+	// (udsp, ...): the import fails, nothing of the file applied.
 	std::vector<std::string> unsupported;
+	// Peers of the peer section: those with one NID are what this LNet
+	// makes on first contact (nothing to configure); one with several
+	// NIDs is Multi-Rail, which it cannot configure yet: why, per peer.
+	unsigned int single_nid_peers = 0;
+	std::vector<std::string> unsupported_peers;
 
 	bool empty() const
 	{

@@ -31,6 +31,7 @@ struct ErrorItem {
 
 struct Outcome {
 	yaml::Map out;
+	yaml::Layout layout = yaml::Layout::show;	// of @out
 	std::vector<ErrorItem> errors;
 
 	void fail(std::string_view command, std::string_view entity, int err,

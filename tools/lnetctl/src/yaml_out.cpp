@@ -54,8 +54,12 @@ std::string scalar_text(const Scalar &s)
 	return needs_quotes(s.text) ? quote(s.text) : s.text;
 }
 
+constexpr int exported_step = 6;	// Layout::exported, inside sequences
+
 class Printer {
 public:
+	explicit Printer(Layout layout) : layout_(layout) {}
+
 	std::string out;
 
 	void map_body(const Map &m, int indent, bool first_inline)
@@ -71,6 +75,14 @@ public:
 	}
 
 private:
+	Layout layout_;
+	int seq_depth_ = 0;
+
+	bool exported_seq() const
+	{
+		return layout_ == Layout::exported && seq_depth_ > 0;
+	}
+
 	void pad(int n) { out.append(static_cast<std::size_t>(n), ' '); }
 
 	void entry(const Entry &e, int indent)
@@ -87,7 +99,8 @@ private:
 				return;
 			}
 			out += '\n';
-			map_body(*m, indent + map_step, false);
+			map_body(*m, indent + (exported_seq() ? exported_step : map_step),
+				 false);
 		} else {
 			const auto &q = std::get<Seq>(e.value.value);
 
@@ -96,18 +109,26 @@ private:
 				return;
 			}
 			out += '\n';
-			sequence(q, indent == 0 ? top_seq_indent : indent + seq_step);
+			if (layout_ == Layout::exported)
+				sequence(q, indent);
+			else
+				sequence(q, indent == 0 ? top_seq_indent : indent + seq_step);
 		}
 	}
 
 	void sequence(const Seq &q, int dash)
 	{
+		const int step = layout_ == Layout::exported ? exported_step : 2;
+
+		++seq_depth_;
 		for (const auto &item : q) {
 			const auto *s = std::get_if<Scalar>(&item.value);
 
 			pad(dash);
-			if (!s || s->style != Scalar::Style::comment)
-				out += "- ";
+			if (!s || s->style != Scalar::Style::comment) {
+				out += '-';
+				pad(step - 1);
+			}
 			if (s) {
 				out += scalar_text(*s);
 				out += '\n';
@@ -115,7 +136,7 @@ private:
 				if (m->empty())
 					out += "{}\n";
 				else
-					map_body(*m, dash + 2, true);
+					map_body(*m, dash + step, true);
 			} else {
 				const auto &inner = std::get<Seq>(item.value);
 
@@ -124,9 +145,10 @@ private:
 					continue;
 				}
 				out += '\n';
-				sequence(inner, dash + 2 + seq_step);
+				sequence(inner, dash + step + seq_step);
 			}
 		}
+		--seq_depth_;
 	}
 };
 
@@ -190,9 +212,9 @@ bool needs_quotes(std::string_view s)
 	       keywords.end();
 }
 
-std::string render(const Map &root)
+std::string render(const Map &root, Layout layout)
 {
-	Printer p;
+	Printer p(layout);
 
 	p.map_body(root, 0, false);
 	return p.out;

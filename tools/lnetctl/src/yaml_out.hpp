@@ -71,7 +71,15 @@ inline void add(Map &m, std::string key, Node value)
 bool needs_quotes(std::string_view text);
 
 // The document for a top-level mapping; "" for an empty one.
-std::string render(const Map &root);
+// How sequences are laid out. show: "- " two columns right of the key
+// (four under a top-level one), as lnetctl's show commands print.
+// exported: as Lustre's lnetctl export writes its sequences (net, route,
+// peer): the dash in the key's column, the item's keys six columns right
+// of it, and mappings inside them six columns deeper; top-level mappings
+// (global) as in show.
+enum class Layout { show, exported };
+
+std::string render(const Map &root, Layout layout = Layout::show);
 
 }  // namespace lnetctl::yaml
 

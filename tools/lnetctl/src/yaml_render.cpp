@@ -77,7 +77,8 @@ yaml::Node local_ni(const NiView &v, const NetFields &f)
 	const NiConfig &c = v.info.config;
 	yaml::Map m;
 
-	add(m, "nid", nid_node(c.nid));
+	if (!f.backup || c.interface.empty())
+		add(m, "nid", nid_node(c.nid));
 	if (f.status)
 		add(m, "status", str(v.info.up ? "up" : "down"));
 	if (!c.interface.empty()) {
@@ -91,7 +92,7 @@ yaml::Node local_ni(const NiView &v, const NetFields &f)
 	if (f.statistics && v.health)
 		add(m, "health stats", local_health(*v.health));
 	if (f.config) {
-		yaml::Map lnd = render_lnd_tunables(c.lnd);
+		yaml::Map lnd = render_lnd_tunables(c.lnd, f.backup);
 
 		add(m, "tunables", common_tunables(c.tunables));
 		if (!lnd.empty())
@@ -161,13 +162,14 @@ std::string format_cpts(std::span<const std::uint32_t> cpts)
 	return s;
 }
 
-yaml::Map render_lnd_tunables(const LndTunables &lnd)
+yaml::Map render_lnd_tunables(const LndTunables &lnd, bool backup)
 {
 	yaml::Map m;
 
 	if (const auto *s = std::get_if<SockTunables>(&lnd)) {
 		add(m, "conns_per_peer", num(s->conns_per_peer));
-		add(m, "timeout", num(s->timeout));
+		if (!backup)
+			add(m, "timeout", num(s->timeout));
 		add(m, "tos", num(s->tos));
 	} else if (const auto *o = std::get_if<O2ibTunables>(&lnd)) {
 		add(m, "peercredits_hiw", num(o->peercredits_hiw));
@@ -201,6 +203,9 @@ yaml::Node render_nets(std::span<const NiView> nis, const NetFields &fields)
 	for (std::uint32_t net : order) {
 		yaml::Map item;
 		yaml::Seq local;
+
+		if (fields.backup && LNET_NETTYP(net) == LNET_LND_LO)
+			continue;	// 0@lo is always there
 
 		for (const auto &v : nis)
 			if (LNET_NIDNET(v.info.config.nid) == net)
@@ -245,7 +250,8 @@ yaml::Node render_routes(std::span<const RouteInfo> routes,
 		if (fields.detail) {
 			add(m, "hop", num(r.config.hop));
 			add(m, "priority", num(r.config.priority));
-			add(m, "health_sensitivity", num(r.config.sensitivity));
+			if (!fields.exported || r.config.sensitivity != 1)
+				add(m, "health_sensitivity", num(r.config.sensitivity));
 		}
 		if (fields.state) {
 			add(m, "state", str(r.alive ? "up" : "down"));

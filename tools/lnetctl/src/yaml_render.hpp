@@ -20,6 +20,9 @@ struct NetFields {
 	bool statistics = false;	// statistics, *_stats, health stats
 	bool config = false;	// tunables, lnd tunables, CPT
 	bool dev_cpt = true;	// dev cpt (with config)
+	// export --backup, as Lustre's lnetctl writes it: no lo net, no nid
+	// where interfaces say it, no socklnd timeout
+	bool backup = false;
 };
 
 struct NiView {
@@ -31,6 +34,9 @@ struct NiView {
 struct RouteFields {
 	bool detail = false;	// hop, priority, health_sensitivity
 	bool state = false;	// state, type
+	// export: health_sensitivity only when not the default (Lustre
+	// 2.17.0's lnetctl neither writes nor takes it)
+	bool exported = false;
 };
 
 // "[0,1,2]"
@@ -60,7 +66,7 @@ yaml::Node render_fault_rules(FaultKind kind, std::span<const FaultInfo> rules,
 // entry, then "# N more not listed" if the queue holds more.
 yaml::Node render_recovery_queue(const RecoveryQueue &queue);
 // The "lnd tunables" mapping (empty for an LND without tunables).
-yaml::Map render_lnd_tunables(const LndTunables &lnd);
+yaml::Map render_lnd_tunables(const LndTunables &lnd, bool backup = false);
 
 }  // namespace lnetctl
 

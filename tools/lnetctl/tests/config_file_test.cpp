@@ -204,13 +204,50 @@ TEST(ConfigFile, NotAConfiguration)
 
 TEST(ConfigFile, UnsupportedSectionsAreListed)
 {
-	Parsed p = parse("peer:\n    - primary nid: 1.2.3.4@tcp\n"
+	Parsed p = parse("udsp:\n    - src: tcp\n"
 			 "routing:\n    enable: 1\n"
 			 "route:\n    - net: o2ib1\n      gateway: 1.2.3.4@tcp\n");
 	EXPECT_TRUE(p.o.ok());
-	EXPECT_EQ(p.plan.unsupported, (std::vector<std::string>{ "peer" }));
+	EXPECT_EQ(p.plan.unsupported, (std::vector<std::string>{ "udsp" }));
 	EXPECT_EQ(p.plan.routes.size(), 1U);
 	EXPECT_EQ(p.plan.routing, std::optional<bool>(true));
+}
+
+// The peer section as Lustre's lnetctl exports it (a full export's state
+// and statistics keys are not configuration): a peer of one NID is what
+// this LNet makes on first contact; several NIDs are Multi-Rail.
+TEST(ConfigFile, Peers)
+{
+	Parsed p = parse("peer:\n"
+			 "-     primary nid: 192.0.2.99@tcp\n"
+			 "      Multi-Rail: false\n"
+			 "      peer state: 82496\n"
+			 "      peer ni:\n"
+			 "      -     nid: 192.0.2.99@tcp\n"
+			 "            state: up\n"
+			 "            max_ni_tx_credits: 8\n"
+			 "-     primary nid: 192.0.2.7@tcp\n"
+			 "      Multi-Rail: true\n"
+			 "      peer ni:\n"
+			 "      -     nid: 192.0.2.7@tcp\n");
+	EXPECT_TRUE(p.o.ok()) << yaml::render(render_errors(p.o.errors));
+	EXPECT_EQ(p.plan.single_nid_peers, 2U);
+	EXPECT_TRUE(p.plan.unsupported_peers.empty());
+
+	p = parse("peer:\n"
+		  "-     primary nid: 192.0.2.50@tcp\n"
+		  "      Multi-Rail: true\n"
+		  "      peer ni:\n"
+		  "      -     nid: 192.0.2.50@tcp\n"
+		  "      -     nid: 10.0.0.50@tcp1\n");
+	EXPECT_TRUE(p.o.ok());
+	EXPECT_EQ(p.plan.unsupported_peers,
+		  (std::vector<std::string>{ "peer 192.0.2.50@tcp has 2 NIDs: Multi-Rail "
+					     "peers cannot be configured by this LNet yet" }));
+	expect_error("peer:\n    - Multi-Rail: false\n", "peer", EINVAL, "primary nid");
+	expect_error("peer:\n    - primary nid: 1.2.3@tcp\n", "peer", EINVAL, "1.2.3@tcp");
+	expect_error("peer:\n    - primary nid: 1.2.3.4@tcp\n      peer ni:\n"
+		     "        - state: up\n", "peer", EINVAL, "needs a 'nid'");
 }
 
 // routing: enable: 0|1 is planned as "set routing"

@@ -450,10 +450,10 @@ private:
 			SockTunables s;
 			if (auto *given = std::get_if<SockTunables>(&c.lnd))
 				s = *given;
+			// ksocklnd: conns_per_peer from the link speed; the
+			// timeout is the NI's own, 0 while sock_timeout applies
 			if (s.conns_per_peer == 0)
 				s.conns_per_peer = 1;
-			if (s.timeout == 0)
-				s.timeout = 50;
 			c.lnd = s;
 		} else if (type == LNET_LND_O2IB) {
 			O2ibTunables o;

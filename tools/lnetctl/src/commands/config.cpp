@@ -173,22 +173,25 @@ Outcome collect_config(Kernel &k, bool backup)
 	net_fields.status = !backup;
 	net_fields.config = true;
 	net_fields.dev_cpt = !backup;
+	net_fields.backup = backup;
 	if (!nis.empty())
 		yaml::add(o.out, "net", render_nets(nis, net_fields));
 	if (!routes.empty())
 		yaml::add(o.out, "route",
-			  render_routes(routes, RouteFields{ true, !backup }));
-	// as Lustre's lnetctl: routing's pools in full, or only whether the
-	// node forwards (--backup); the buffer totals in both
-	if (backup) {
+			  render_routes(routes, RouteFields{ true, !backup, true }));
+	// as Lustre's lnetctl: on a router, routing's pools in full or only
+	// whether it forwards (--backup), and the buffer totals in both; on
+	// another node, neither section (Lustre 2.17.0 writes none there)
+	if (routing.enabled && backup) {
 		yaml::Map enable;
 
-		yaml::add(enable, "enable", yaml::num(routing.enabled ? 1 : 0));
+		yaml::add(enable, "enable", yaml::num(1));
 		yaml::add(o.out, "routing", yaml::map(std::move(enable)));
-	} else {
+	} else if (routing.enabled) {
 		yaml::add(o.out, "routing", render_routing(routing));
 	}
-	yaml::add(o.out, "buffers", render_buffers(routing));
+	if (routing.enabled)
+		yaml::add(o.out, "buffers", render_buffers(routing));
 	if (!globals.empty())
 		yaml::add(o.out, "global", yaml::map(std::move(globals)));
 	return o;
@@ -198,13 +201,14 @@ Outcome export_config(Kernel &k, const ExportArgs &a)
 {
 	Outcome o = collect_config(k, a.backup);
 
+	o.layout = yaml::Layout::exported;
 	if (!o.ok() || a.file.empty() || a.file == "-")
 		return o;
 	{
 		std::ofstream f(a.file, std::ios::out | std::ios::trunc);
 
 		if (f)
-			f << yaml::render(o.out);
+			f << yaml::render(o.out, o.layout);
 		if (f)
 			f.close();
 		if (!f) {
@@ -247,8 +251,17 @@ Outcome apply_config(Kernel &k, std::string_view text, ImportMode mode)
 	Outcome o;
 	ConfigPlan plan = parse_config(text, command_of(mode), o);
 
-	// A file with mistakes is not applied at all; sections this lnetctl
-	// does not handle are reported after the rest is applied.
+	// A file with mistakes is not applied at all, nor one with a section
+	// or a peer this LNet cannot configure.
+	if (!o.ok())
+		return o;
+	for (const auto &section : plan.unsupported)
+		o.fail(command_of(mode), section, EOPNOTSUPP,
+		       "section '" + section + "' is not supported by this "
+		       "lnetctl: nothing of the file was applied");
+	for (const auto &why : plan.unsupported_peers)
+		o.fail(command_of(mode), "peer", EOPNOTSUPP,
+		       why + ": nothing of the file was applied");
 	if (!o.ok())
 		return o;
 	// ip2nets rules become NIs on this node's interfaces now; one that
@@ -288,10 +301,6 @@ Outcome apply_config(Kernel &k, std::string_view text, ImportMode mode)
 		apply_add(k, plan, o);
 	else
 		apply_del(k, plan, o);
-	for (const auto &section : plan.unsupported)
-		o.fail(command_of(mode), section, EOPNOTSUPP,
-		       "section '" + section + "' is not supported by this "
-		       "lnetctl; it was not applied");
 	return o;
 }
 
