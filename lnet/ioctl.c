@@ -28,7 +28,7 @@
  * issue (the device node is 0666) and keep Lustre's errno:
  * a command that changes something, sends traffic (PING_PEER) or is not
  * the core's own needs CAP_NET_ADMIN in the initial user namespace, else
- * -EACCES. The GET_* commands of the core are open.
+ * -EACCES. The GET_* commands of the core and LNET_DIST (reads) are open.
  *
  * Network namespaces: LNet lives in the initial network namespace only
  * (Documentation/design.md, "Network namespaces"). A command that changes
@@ -331,6 +331,31 @@ static int lnet_ioc_configure(struct lnet_ioc_ctx *ctx)
 static int lnet_ioc_unconfigure(struct lnet_ioc_ctx *ctx)
 {
 	return lnet_unconfigure();
+}
+
+/*
+ * LNET_DIST: how far ioc_nid is (LNetDist()). Out: ioc_u32[0] the distance
+ * (0 a NID of ours, 1 on a local net, hops + 1 through gateways),
+ * ioc_u32[1] the order of the NI it leaves from (its LNetGetId() index)
+ * and ioc_nid that NI's NID, LNET_NID_ANY when a gateway is the way.
+ * -EHOSTUNREACH when there is none.
+ */
+static int lnet_ioc_dist(struct lnet_ioc_ctx *ctx)
+{
+	struct lnet_ioctl_data *data = ctx->buf;
+	lnet_nid_t src = LNET_NID_ANY;
+	u32 order = 0;
+	int rc;
+
+	if (data->ioc_nid == LNET_NID_ANY)
+		return -EINVAL;
+	rc = LNetDist(data->ioc_nid, &src, &order);
+	if (rc < 0)
+		return rc;
+	data->ioc_nid = src;
+	data->ioc_u32[0] = rc;
+	data->ioc_u32[1] = order;
+	return 0;
 }
 
 static int lnet_ioc_check_string(const char *s, size_t size, size_t max)
@@ -962,6 +987,8 @@ static const struct lnet_ioc_cmd lnet_ioc_cmds[LNET_IOC_MAX_NR -
 		     LNET_IOC_ADMIN | LNET_IOC_INITNET, lnet_ioc_configure),
 	LNET_IOC_CMD(56, LNET_IOCTL_VERSION, struct lnet_ioctl_data,
 		     LNET_IOC_ADMIN | LNET_IOC_INITNET, lnet_ioc_unconfigure),
+	LNET_IOC_CMD(58, LNET_IOCTL_VERSION, struct lnet_ioctl_data,
+		     LNET_IOC_RUNNING, lnet_ioc_dist),
 	LNET_IOC_CMD(62, LNET_IOCTL_VERSION2, struct lnet_ioctl_ping_data,
 		     LNET_IOC_ADMIN | LNET_IOC_RUNNING, lnet_ioc_ping),
 	LNET_IOC_CMD(64, LNET_IOCTL_VERSION2, struct lnet_ioctl_fault,

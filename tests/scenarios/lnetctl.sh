@@ -569,6 +569,15 @@ if [ $have_tcp = 1 ]; then
 		sh -c "'$LNETCTL' route show -v | grep -q 'state: down'"
 	t_check "lctl route_list: Lustre's columns" \
 		sh -c "'$LCTL' route_list | tr -s ' ' | grep -qxF 'net o2ib1 hops 2 gw $gw@tcp down pri 1'"
+	# which_nid: LNetDist through /dev/lnet (LNET_DIST)
+	t_check "lctl which_nid: a routed, a local-net and our own NID: ours" \
+		test "$("$LCTL" which_nid 10.1.1.1@o2ib1 "$gw@tcp" "$me0@tcp")" = "$me0@tcp"
+	t_check "lctl which_nid: a routed and a local-net NID: the local net's" \
+		test "$("$LCTL" which_nid 10.1.1.1@o2ib1 "$gw@tcp")" = "$gw@tcp"
+	t_check "lctl which_nid: routed (2 hops) over unreachable" \
+		test "$("$LCTL" which_nid 10.1.1.1@tcp7 10.1.1.1@o2ib1)" = "10.1.1.1@o2ib1"
+	t_check "lctl which_nid: nothing reachable: exit 1" \
+		sh -c "'$LCTL' which_nid 10.1.1.1@tcp7; test \$? = 1"
 	lc_err "route add twice: EEXIST" 17 route add --net o2ib1 --gateway "$gw@tcp"
 	lc_err "route add to a local net: EINVAL" 22 route add --net tcp0 --gateway 10.99.99.1@tcp9
 	lc_ok "route add a second one" route add --net o2ib2 --gateway "$gw@tcp"

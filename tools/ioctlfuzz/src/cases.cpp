@@ -28,7 +28,7 @@ constexpr Command table[] = {
 	{ 51, "FAIL_NID", v1, gen, false, false },
 	{ 55, "NOTIFY_ROUTER", v1, gen, false, false },
 	{ 56, "UNCONFIGURE", v1, gen, false, true },
-	{ 58, "LNET_DIST", v1, gen, false, false },
+	{ 58, "LNET_DIST", v1, gen, true, true },
 	{ 59, "CONFIGURE", v1, gen, false, true },
 	{ 60, "TESTPROTOCOMPAT", v1, gen, false, false },
 	{ 62, "PING_PEER", v2, ping, false, true },

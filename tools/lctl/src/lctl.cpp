@@ -104,6 +104,43 @@ int ping(Kernel &k, const std::string &target, std::optional<long> seconds,
 	return 0;
 }
 
+// The closest of @nids, as LNetDist() measures it: the fewest hops, then
+// the lowest order of the local NI it is reached from; the first given of
+// equals. NIDs nothing leads to are passed over.
+int which_nid(Kernel &k, std::span<const std::string> nids, std::ostream &out,
+	      std::ostream &err)
+{
+	std::optional<lnetctl::Distance> best;
+	lnet_nid_t best_nid = LNET_NID_ANY;
+
+	for (const auto &text : nids) {
+		auto nid = lnet::parse_nid(text);
+
+		if (!nid || *nid == LNET_NID_ANY) {
+			err << "lctl which_nid: can't parse NID '" << text << "'\n";
+			return exit_usage;
+		}
+		try {
+			lnetctl::Distance d = k.distance(*nid);
+
+			if (!best || d.distance < best->distance ||
+			    (d.distance == best->distance && d.order < best->order)) {
+				best = d;
+				best_nid = *nid;
+			}
+		} catch (const KernelError &e) {
+			if (e.error() != EHOSTUNREACH)
+				return failed(err, "which_nid", "cannot measure the distance to " + text, e);
+		}
+	}
+	if (!best) {
+		err << "lctl which_nid: none of the NIDs is reachable\n";
+		return exit_failed;
+	}
+	out << lnet::nid_to_string(best_nid) << "\n";
+	return 0;
+}
+
 // "net <net> hops <n> gw <nid> up|down pri <n>", Lustre's columns.
 int route_list(Kernel &k, std::ostream &out, std::ostream &err)
 {
@@ -161,6 +198,11 @@ int run(std::span<const std::string> args, Kernel &k, std::ostream &out,
 		 "seconds (default 1, at most 120)")
 		->type_name("S");
 	p->callback([&] { command = [&] { return ping(k, target, seconds, out, err); }; });
+
+	std::vector<std::string> nid_list;
+	auto *which = app.add_subcommand("which_nid", "the closest of the NIDs given");
+	which->add_option("nids", nid_list, "NIDs")->required();
+	which->callback([&] { command = [&] { return which_nid(k, nid_list, out, err); }; });
 
 	auto *routes = app.add_subcommand("route_list", "the routes, one a line");
 	routes->callback([&] { command = [&] { return route_list(k, out, err); }; });

@@ -5,6 +5,8 @@
 
 #include <sstream>
 
+#include <lnet/nid.hpp>
+
 #include "fake_kernel.hpp"
 #include "lctl.hpp"
 
@@ -55,6 +57,38 @@ TEST(Lctl, NetworkUpAndDown)
 	EXPECT_EQ(r.out, "LNET ready to unload\n");
 	EXPECT_FALSE(k.configured);
 	EXPECT_EQ(lctl(k, { "network", "sideways" }).rc, 2);
+}
+
+// The closest NID: ours (0), then one on our net (1), then through a
+// route (hops + 1); unreachable ones passed over.
+TEST(Lctl, WhichNid)
+{
+	FakeKernel k = node();
+	lnetctl::RouteInfo r;
+
+	r.config.net = LNET_MKNET(LNET_LND_O2IB, 5);
+	r.config.gateway = *lnet::parse_nid("192.168.1.1@tcp");
+	r.config.hop = 2;
+	k.routes.push_back(r);
+
+	Result res = lctl(k, { "which_nid", "10.0.0.5@o2ib5", "192.168.1.20@tcp" });
+	EXPECT_EQ(res.rc, 0) << res.err;
+	EXPECT_EQ(res.out, "192.168.1.20@tcp\n");
+	res = lctl(k, { "which_nid", "192.168.1.20@tcp", "192.168.1.10@tcp" });
+	EXPECT_EQ(res.out, "192.168.1.10@tcp\n");
+	res = lctl(k, { "which_nid", "10.1.1.1@tcp7", "10.0.0.5@o2ib5" });
+	EXPECT_EQ(res.out, "10.0.0.5@o2ib5\n");
+	// equals: the first given
+	res = lctl(k, { "which_nid", "192.168.1.30@tcp", "192.168.1.20@tcp" });
+	EXPECT_EQ(res.out, "192.168.1.30@tcp\n");
+
+	res = lctl(k, { "which_nid", "10.1.1.1@tcp7" });
+	EXPECT_EQ(res.rc, 1);
+	EXPECT_EQ(res.err, "lctl which_nid: none of the NIDs is reachable\n");
+	res = lctl(k, { "which_nid", "not-a-nid" });
+	EXPECT_EQ(res.rc, 2);
+	EXPECT_EQ(res.err, "lctl which_nid: can't parse NID 'not-a-nid'\n");
+	EXPECT_EQ(lctl(k, { "which_nid" }).rc, 2);
 }
 
 TEST(Lctl, NetworkDownWhileBusy)

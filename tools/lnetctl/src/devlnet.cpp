@@ -64,6 +64,14 @@ void DevLnet::unconfigure()
 	do_ioctl(LNET_IOC_UNCONFIGURE, &d);
 }
 
+Distance DevLnet::distance(lnet_nid_t nid)
+{
+	auto d = pack_dist(nid);
+
+	do_ioctl(LNET_IOC_LNET_DIST, &d);
+	return unpack_dist(d);
+}
+
 void DevLnet::add_ni(const NiConfig &ni)
 {
 	auto s = pack_add_ni(ni);

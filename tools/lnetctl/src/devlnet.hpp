@@ -38,6 +38,7 @@ public:
 	void set_routing(bool enable) override;
 	void set_router_buffers(const RouterBufferTotals &totals) override;
 	PingReply ping(const PingRequest &request) override;
+	Distance distance(lnet_nid_t nid) override;
 	Counters get_stats() override;
 	void reset_stats() override;
 	FaultRule fault_add(FaultKind kind, const FaultRule &rule) override;

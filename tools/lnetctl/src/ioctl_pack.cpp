@@ -191,6 +191,20 @@ lnet_ioctl_data pack_unconfigure()
 	return d;
 }
 
+lnet_ioctl_data pack_dist(lnet_nid_t nid)
+{
+	lnet_ioctl_data d{};
+
+	set_hdr(d.ioc_hdr, sizeof(d), LNET_IOCTL_VERSION);
+	d.ioc_nid = nid;
+	return d;
+}
+
+Distance unpack_dist(const lnet_ioctl_data &reply)
+{
+	return Distance{ reply.ioc_u32[0], reply.ioc_u32[1], reply.ioc_nid };
+}
+
 NiIoctl pack_add_ni(const NiConfig &ni)
 {
 	NiIoctl s = ni_ioctl();

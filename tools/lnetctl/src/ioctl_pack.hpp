@@ -28,6 +28,8 @@ inline constexpr std::uint32_t ni_ioctl_len =
 
 lnet_ioctl_data pack_configure(bool all, bool large);
 lnet_ioctl_data pack_unconfigure();
+lnet_ioctl_data pack_dist(lnet_nid_t nid);
+Distance unpack_dist(const lnet_ioctl_data &reply);
 
 // ADD_LOCAL_NI. Throws KernelError(EINVAL) if a string does not fit.
 NiIoctl pack_add_ni(const NiConfig &ni);

@@ -166,6 +166,17 @@ struct RouteConfig {
 	bool operator==(const RouteConfig &) const = default;
 };
 
+// 0 a NID of this node, 1 on a local net, hops + 1 through gateways; the
+// order and NID of the local NI it is reached from (LNET_NID_ANY through
+// a gateway).
+struct Distance {
+	std::uint32_t distance = 0;
+	std::uint32_t order = 0;
+	lnet_nid_t source = LNET_NID_ANY;
+
+	bool operator==(const Distance &) const = default;
+};
+
 struct RouteInfo {
 	RouteConfig config;
 	bool alive = false;
@@ -340,6 +351,10 @@ public:
 	virtual void set_router_buffers(const RouterBufferTotals &totals) = 0;
 
 	virtual PingReply ping(const PingRequest &request) = 0;
+
+	// How far @nid is (LNET_DIST); KernelError EHOSTUNREACH when nothing
+	// leads there.
+	virtual Distance distance(lnet_nid_t nid) = 0;
 
 	virtual Counters get_stats() = 0;
 	virtual void reset_stats() = 0;

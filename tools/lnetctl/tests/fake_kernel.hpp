@@ -284,6 +284,36 @@ public:
 		return it->second;
 	}
 
+	// As lnet.ko: a NID of an NI, the first NI on its net, the fewest
+	// hops of the routes to its net (unspecified: 1).
+	Distance distance(lnet_nid_t nid) override
+	{
+		enter("distance");
+		std::uint32_t order = 0;
+		std::optional<Distance> local;
+
+		for (const auto &ni : nis) {
+			if (ni.config.nid == nid)
+				return Distance{ 0, order, nid };
+			if (!local && ni.config.nid != LNET_NID_LO_0 &&
+			    LNET_NIDNET(ni.config.nid) == LNET_NIDNET(nid))
+				local = Distance{ 1, order, ni.config.nid };
+			order++;
+		}
+		if (local)
+			return *local;
+		std::optional<std::uint32_t> hops;
+		for (const auto &r : routes) {
+			if (r.config.net != LNET_NIDNET(nid))
+				continue;
+			std::uint32_t h = r.config.hop > 0 ? static_cast<std::uint32_t>(r.config.hop) : 1;
+			hops = hops ? std::min(*hops, h) : h;
+		}
+		if (!hops)
+			throw KernelError(EHOSTUNREACH, "No route to host");
+		return Distance{ *hops + 1, 0, LNET_NID_ANY };
+	}
+
 	Counters get_stats() override
 	{
 		enter("get_stats");

@@ -91,6 +91,12 @@ struct lnet_ioctl_data {
  * CONFIGURE starts LNet (0 if it is already running); UNCONFIGURE stops it
  * (EBUSY while in use). Commands that need LNet running fail with ENETDOWN
  * when it is not.
+ *
+ * LNET_DIST (generic block, any user): how far ioc_nid is. On return
+ * ioc_u32[0] is the distance (0 a NID of this node, 1 on a local net,
+ * hops + 1 through gateways), ioc_u32[1] the order of the NI the NID is
+ * reached from, ioc_nid that NI's NID (LNET_NID_ANY through a gateway).
+ * EHOSTUNREACH when no network or route leads there.
  */
 
 /* CONFIGURE (ioc_flags): also bring up the NIs named by the networks=
@@ -557,7 +563,7 @@ struct lnet_ioctl_fault {
 #define LNET_IOC_FAIL_NID		LNET_IOC_GRP1(51)
 #define LNET_IOC_NOTIFY_ROUTER		LNET_IOC_GRP1(55)
 #define LNET_IOC_UNCONFIGURE		LNET_IOC_GRP1(56)
-#define LNET_IOC_LNET_DIST		LNET_IOC_GRP1(58)
+#define LNET_IOC_LNET_DIST		LNET_IOC_GRP1(58)	/* see below */
 #define LNET_IOC_CONFIGURE		LNET_IOC_GRP1(59)
 #define LNET_IOC_TESTPROTOCOMPAT	LNET_IOC_GRP1(60)
 #define LNET_IOC_PING_PEER		LNET_IOC_GRP1(62)	/* ping data */
