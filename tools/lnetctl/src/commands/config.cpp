@@ -182,16 +182,14 @@ Outcome collect_config(Kernel &k, bool backup)
 	// as Lustre's lnetctl: on a router, routing's pools in full or only
 	// whether it forwards (--backup), and the buffer totals in both; on
 	// another node, neither section (Lustre 2.17.0 writes none there)
-	if (routing.enabled && backup) {
+	if (routing.enabled) {
 		yaml::Map enable;
 
 		yaml::add(enable, "enable", yaml::num(1));
-		yaml::add(o.out, "routing", yaml::map(std::move(enable)));
-	} else if (routing.enabled) {
-		yaml::add(o.out, "routing", render_routing(routing));
-	}
-	if (routing.enabled)
+		yaml::add(o.out, "routing", backup ? yaml::map(std::move(enable)) :
+						     render_routing(routing));
 		yaml::add(o.out, "buffers", render_buffers(routing));
+	}
 	if (!globals.empty())
 		yaml::add(o.out, "global", yaml::map(std::move(globals)));
 	return o;
