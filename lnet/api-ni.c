@@ -154,6 +154,38 @@ bool lnet_nid_is_local(lnet_nid_t nid)
 	return local;
 }
 
+/**
+ * lnet_ni_set_conns_per_peer() - net set --conns-per-peer
+ * @nid: the NI; ignored with @all
+ * @all: every NI whose LND has the setting
+ * @value: 0 (the LND's default) .. LNET_IOCTL_CONNS_PER_PEER_MAX
+ *
+ * Return: 0, -EINVAL, -ENOENT (no such NI, or none with @all),
+ * -EOPNOTSUPP (the NI's LND has one connection per peer).
+ */
+int lnet_ni_set_conns_per_peer(lnet_nid_t nid, bool all, unsigned int value)
+{
+	struct lnet_ni *ni;
+	int rc = -ENOENT;
+
+	if (value > LNET_IOCTL_CONNS_PER_PEER_MAX)
+		return -EINVAL;
+	mutex_lock(&lnet_core.api_mutex);
+	list_for_each_entry(ni, &lnet_core.nis, list) {
+		if (ni == lnet_core.lo_ni || (!all && ni->nid != nid))
+			continue;
+		if (!ni->lnd->set_conns_per_peer) {
+			if (!all)
+				rc = -EOPNOTSUPP;
+			continue;
+		}
+		ni->lnd->set_conns_per_peer(ni, value);
+		rc = 0;
+	}
+	mutex_unlock(&lnet_core.api_mutex);
+	return rc;
+}
+
 /*
  * Slow-path calls into an LND (accept, ctl) that may race with the NI's
  * shutdown are bracketed by these: lnet_ni_call_begin() fails once the NI

@@ -713,6 +713,8 @@ static int lnet_ioc_get_peer_ni(struct lnet_ioc_ctx *ctx)
 		p->pni_nid = peer->nid;
 		p->pni_ni_state = LNET_IOCTL_PEER_NI_NA;
 		spin_lock_bh(&lnet_core.net_lock);
+		if (peer->configured)
+			p->pni_flags |= LNET_IOCTL_PEER_CONFIGURED;
 		p->pni_health_value = peer->healthv;
 		p->pni_hs_dropped =
 			peer->hstats[LNET_MSG_STATUS_REMOTE_DROPPED];
@@ -726,7 +728,9 @@ static int lnet_ioc_get_peer_ni(struct lnet_ioc_ctx *ctx)
 		p->pni_min_tx_credits = peer->min_tx_credits;
 		p->pni_available_rtr_credits = peer->rtr_credits;
 		p->pni_min_rtr_credits = peer->min_rtr_credits;
-		/* empty once unhashed: lnet_peers_del_ni() took the queue */
+		/* a peer unhashed with its NI has an empty queue (taken by
+		 * lnet_peers_del_ni()); one forgotten by peer del drains it
+		 */
 		list_for_each_entry(msg, &peer->tx_queue, list)
 			p->pni_tx_q_num_of_buf++;
 		p->pni_refcount = kref_read(&peer->kref);
@@ -740,6 +744,46 @@ static int lnet_ioc_get_peer_ni(struct lnet_ioc_ctx *ctx)
 	}
 	rcu_read_unlock();
 	return rc;
+}
+
+static int lnet_ioc_peer_cfg_check(const struct lnet_ioctl_peer_cfg *pc)
+{
+	if (pc->pc_pad || pc->pc_flags & ~LNET_IOCTL_PEER_CFG_FLAGS ||
+	    pc->pc_prim_nid == LNET_NID_ANY)
+		return -EINVAL;
+	/* a second NID would make it a Multi-Rail peer */
+	if (pc->pc_nid != LNET_NID_ANY && pc->pc_nid != pc->pc_prim_nid)
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+/*
+ * A peer of one NID is the same whether added Multi-Rail or not (only
+ * discovery, which this LNet does not do, would tell them apart), so
+ * LNET_IOCTL_PEER_CFG_NON_MR changes nothing, and neither does LOCK_PRIM:
+ * a single NID stays the primary.
+ */
+static int lnet_ioc_add_peer_ni(struct lnet_ioc_ctx *ctx)
+{
+	struct lnet_ioctl_peer_cfg *pc = ctx->buf;
+
+	return lnet_ioc_peer_cfg_check(pc) ?: lnet_peer_configure(pc->pc_prim_nid);
+}
+
+static int lnet_ioc_del_peer_ni(struct lnet_ioc_ctx *ctx)
+{
+	struct lnet_ioctl_peer_cfg *pc = ctx->buf;
+
+	return lnet_ioc_peer_cfg_check(pc) ?: lnet_peer_del(pc->pc_prim_nid);
+}
+
+static int lnet_ioc_set_conns_per_peer(struct lnet_ioc_ctx *ctx)
+{
+	struct lnet_ioctl_conns_per_peer *c = ctx->buf;
+
+	if (c->cpp_all > 1)
+		return -EINVAL;
+	return lnet_ni_set_conns_per_peer(c->cpp_nid, c->cpp_all, c->cpp_value);
 }
 
 static int lnet_ioc_add_route(struct lnet_ioc_ctx *ctx)
@@ -1009,6 +1053,10 @@ static const struct lnet_ioc_cmd lnet_ioc_cmds[LNET_IOC_MAX_NR -
 		     LNET_IOC_RUNNING, lnet_ioc_get_buf),
 	LNET_IOC_CMD(91, LNET_IOCTL_VERSION2, struct lnet_ioctl_lnet_stats,
 		     LNET_IOC_RUNNING, lnet_ioc_get_stats),
+	LNET_IOC_CMD(92, LNET_IOCTL_VERSION2, struct lnet_ioctl_peer_cfg,
+		     LNET_IOC_CHANGE, lnet_ioc_add_peer_ni),
+	LNET_IOC_CMD(93, LNET_IOCTL_VERSION2, struct lnet_ioctl_peer_cfg,
+		     LNET_IOC_CHANGE, lnet_ioc_del_peer_ni),
 	LNET_IOC_CMD(94, LNET_IOCTL_VERSION2, struct lnet_ioctl_peer_ni,
 		     LNET_IOC_RUNNING, lnet_ioc_get_peer_ni),
 	LNET_IOC_CMD(95, LNET_IOCTL_VERSION2, struct lnet_ioctl_config_ni,
@@ -1027,6 +1075,8 @@ static const struct lnet_ioc_cmd lnet_ioc_cmds[LNET_IOC_MAX_NR -
 		     LNET_IOC_RUNNING, lnet_ioc_get_recovery_queue),
 	LNET_IOC_CMD(110, LNET_IOCTL_VERSION2, struct lnet_ioctl_hdr,
 		     LNET_IOC_ADMIN | LNET_IOC_RUNNING, lnet_ioc_reset_stats),
+	LNET_IOC_CMD(111, LNET_IOCTL_VERSION2, struct lnet_ioctl_conns_per_peer,
+		     LNET_IOC_CHANGE, lnet_ioc_set_conns_per_peer),
 };
 
 /* The core's entry for @cmd (already checked), or NULL. */

@@ -8,7 +8,8 @@
  * nothing queued) for peer_idle_timeout seconds: every NID a remote node
  * makes us answer costs a peer, and those must not pile up for the NI's
  * lifetime. A peer freed that way starts afresh (full credits, counters at
- * zero) at its next message.
+ * zero) at its next message. A peer an admin added (peer add) is kept
+ * until peer del or its NI's end.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -141,7 +142,7 @@ struct lnet_peer *lnet_peer_get(struct lnet_ni *ni, lnet_nid_t nid, gfp_t gfp)
 static bool lnet_peer_idle(struct lnet_peer *peer, unsigned long now,
 			   unsigned long idle)
 {
-	return kref_read(&peer->kref) == 1 &&
+	return !READ_ONCE(peer->configured) && kref_read(&peer->kref) == 1 &&
 	       list_empty(&peer->tx_queue) && list_empty(&peer->rtr_queue) &&
 	       time_after_eq(now, READ_ONCE(peer->last_used) + idle);
 }
@@ -208,6 +209,83 @@ void lnet_peers_del_ni(struct lnet_ni *ni, struct list_head *queued,
 		lnet_peer_unhash(peer);
 	}
 }
+
+/**
+ * lnet_peer_configure() - peer add: a peer kept until peer del
+ * @nid: the peer's NID
+ *
+ * An existing peer is marked; otherwise one is made on the first NI of
+ * @nid's net, as its first message would make it.
+ *
+ * Return: 0, -EEXIST (configured already), -EINVAL (@nid is one of ours),
+ * -EHOSTUNREACH (no NI on its net: a node behind a router has no peer
+ * state here, its gateway has), -ESHUTDOWN (the NI is going down) or
+ * -ENOMEM.
+ */
+int lnet_peer_configure(lnet_nid_t nid)
+{
+	struct lnet_peer *peer;
+	struct lnet_ni *ni;
+	int rc = 0;
+
+	rcu_read_lock();
+	if (lnet_ni_find_rcu(nid)) {
+		rcu_read_unlock();
+		return -EINVAL;
+	}
+	ni = lnet_ni_find_net_rcu(LNET_NIDNET(nid));
+	if (ni && !percpu_ref_tryget_live(&ni->ref))
+		ni = NULL;
+	rcu_read_unlock();
+	if (!ni)
+		return -EHOSTUNREACH;
+	peer = lnet_peer_get(ni, nid, GFP_KERNEL);
+	if (!peer) {
+		rc = READ_ONCE(ni->state) == LNET_NI_STATE_UP ? -ENOMEM :
+								 -ESHUTDOWN;
+		lnet_ni_put(ni);
+		return rc;
+	}
+	lnet_ni_put(ni);
+	spin_lock_bh(&lnet_core.net_lock);
+	if (peer->unhashed)
+		rc = -ESHUTDOWN;
+	else if (peer->configured)
+		rc = -EEXIST;
+	else
+		WRITE_ONCE(peer->configured, true);
+	spin_unlock_bh(&lnet_core.net_lock);
+	lnet_peer_put(peer);
+	return rc;
+}
+LNET_EXPORT_FOR_TEST(lnet_peer_configure);
+
+/**
+ * lnet_peer_del() - peer del: forget a peer, configured or not
+ * @nid: the peer's NID
+ *
+ * The messages in flight keep the forgotten peer until they complete (its
+ * credits with it); the next message to @nid makes a new peer.
+ *
+ * Return: 0, -ENOENT, or -EBUSY while messages wait for its credits.
+ */
+int lnet_peer_del(lnet_nid_t nid)
+{
+	struct lnet_peer *peer;
+	int rc = 0;
+
+	spin_lock_bh(&lnet_core.net_lock);
+	peer = lnet_peer_find_locked(nid);
+	if (!peer)
+		rc = -ENOENT;
+	else if (!list_empty(&peer->tx_queue) || !list_empty(&peer->rtr_queue))
+		rc = -EBUSY;
+	else
+		lnet_peer_unhash(peer);
+	spin_unlock_bh(&lnet_core.net_lock);
+	return rc;
+}
+LNET_EXPORT_FOR_TEST(lnet_peer_del);
 
 /* How many peers the table holds. */
 unsigned int lnet_peer_count(void)

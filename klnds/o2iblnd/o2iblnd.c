@@ -163,8 +163,8 @@ static int kib_startup(struct lnet_ni *ni)
 	if (rc)
 		goto fail_free;
 	lnet_ni_set_addr(ni, ntohl(net->ip));
-	rc = kib_ni_tunables(lnet_nid2str(lnet_ni_nid(ni), nidstr,
-					  sizeof(nidstr)),
+	rc = kib_ni_tunables(net, lnet_nid2str(lnet_ni_nid(ni), nidstr,
+					       sizeof(nidstr)),
 			     lnet_ni_lnd_tunables(ni));
 	if (rc)
 		goto fail_free;
@@ -287,7 +287,7 @@ DEFINE_SHOW_ATTRIBUTE(kib_stats);
 
 static unsigned int kib_lnd_timeout(struct lnet_ni *ni)
 {
-	return kib_timeout_secs();
+	return kib_timeout_secs(lnet_ni_data(ni));
 }
 
 static struct lnet_lnd kib_lnd = {

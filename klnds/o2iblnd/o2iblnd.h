@@ -249,13 +249,15 @@ bool kib_race_reject_incoming(lnet_nid_t peer_nid, lnet_nid_t own_nid);
 
 /* ---- module parameters (o2iblnd_modparams.c) -------------------------------- */
 
+struct kib_net;
+
 extern int kib_service;
 extern int kib_peer_credits;
 extern int kib_credits;
 extern int kib_peer_credits_hiw;
 extern int kib_concurrent_sends;
 extern int kib_ntx;
-unsigned int kib_timeout_secs(void);
+unsigned int kib_timeout_secs(const struct kib_net *net);
 extern int kib_keepalive;
 extern int kib_cksum;
 extern int kib_retry_count;
@@ -283,7 +285,8 @@ int kib_test_flood(int n, bool same);
 int kib_modparams_check(void);
 /* the credit-return high-water mark for a connection of depth @q */
 int kib_credits_hiw(int q);
-int kib_ni_tunables(const char *nid, struct lnet_lnd_tunables *t);
+int kib_ni_tunables(struct kib_net *net, const char *nid,
+		    struct lnet_lnd_tunables *t);
 int kib_concurrent_sends_for(int q);
 
 /* ---- objects ------------------------------------------------------------------ */
@@ -323,6 +326,8 @@ struct kib_net {
 
 	struct kib_cm_ctx	cm;
 	u16			queue_depth;	/* proposed and accepted */
+	int			timeout;	/* s; 0: the module's */
+	int			tos;		/* -1: none */
 	struct rdma_cm_id	*listener;
 	struct ib_device	*ibdev;
 	struct ib_pd		*pd;

@@ -31,9 +31,9 @@
 #define KIB_MAX_NOOPS		2
 
 /* Active side, step 5: a connect request gets max(5 s, timeout / 4). */
-static unsigned long kib_connect_timeout(void)
+static unsigned long kib_connect_timeout(const struct kib_net *net)
 {
-	return msecs_to_jiffies(max(5000U, kib_timeout_secs() * 1000 / 4));
+	return msecs_to_jiffies(max(5000U, kib_timeout_secs(net) * 1000 / 4));
 }
 
 static const char *kib_nid(lnet_nid_t nid, char *buf)
@@ -68,7 +68,7 @@ static struct kib_conn *kib_conn_alloc(struct kib_net *net,
 	mutex_init(&conn->teardown_mutex);
 	/* resolving address and route may take their 5 s each first */
 	conn->deadline = jiffies + 2 * msecs_to_jiffies(KIB_RESOLVE_TIMEOUT_MS) +
-			 kib_connect_timeout();
+			 kib_connect_timeout(net);
 	conn->last_send = jiffies;
 	/* a statistic: a lost race between two updates does not matter */
 	if (atomic_inc_return(&net->nconns) > READ_ONCE(net->nconns_max))
@@ -631,8 +631,8 @@ static void kib_connect_work(struct work_struct *work)
 		return;
 	}
 	conn->cmid = cmid;	/* destroyed by close_work */
-	if (kib_tos >= 0)
-		rdma_set_service_type(cmid, kib_tos);
+	if (net->tos >= 0)
+		rdma_set_service_type(cmid, net->tos);
 	rc = kib_bind_local(cmid, net->ip);
 	if (!rc)
 		rc = rdma_resolve_addr(cmid, NULL, (struct sockaddr *)&dst,
@@ -687,7 +687,7 @@ static int kib_active_route_resolved(struct kib_conn *conn)
 	spin_lock_bh(&conn->net->lock);
 	if (conn->state == KIB_CONN_INIT)
 		kib_set_state(conn, KIB_CONN_CONNECTING);
-	conn->deadline = jiffies + kib_connect_timeout();
+	conn->deadline = jiffies + kib_connect_timeout(conn->net);
 	spin_unlock_bh(&conn->net->lock);
 	return rdma_connect_locked(conn->cmid, &param);
 }
@@ -1395,7 +1395,8 @@ static void kib_reap_peer_locked(struct kib_peer *peer, struct kib_reap *r)
 	list_for_each_entry_safe(conn, tmp, &peer->conns, list) {
 		if (kib_conn_timed_out(conn)) {
 			pr_warn("%s: messages timed out (%u s), closing\n",
-				kib_nid(peer->nid, buf), kib_timeout_secs());
+				kib_nid(peer->nid, buf),
+				kib_timeout_secs(peer->net));
 			kib_conn_close_locked(conn, -ETIMEDOUT);
 			continue;
 		}

@@ -200,10 +200,10 @@ int kib_modparams_check(void)
 	return 0;
 }
 
-/* timeout in seconds, never 0 */
-unsigned int kib_timeout_secs(void)
+/* @net's timeout in seconds, never 0 */
+unsigned int kib_timeout_secs(const struct kib_net *net)
 {
-	int t = READ_ONCE(kib_timeout);
+	int t = net->timeout ?: READ_ONCE(kib_timeout);
 
 	return t > 0 ? t : lnet_lnd_timeout();
 }
@@ -226,34 +226,39 @@ static int kib_ni_tunable(const char *nid, const char *name, int *v,
 }
 
 /**
- * kib_ni_tunables() - check an NI's LND tunables (lnetctl net add, the
+ * kib_ni_tunables() - apply an NI's LND tunables (lnetctl net add, the
  *	YAML "lnd tunables") and write back the values in effect
+ * @net: the net; its timeout and tos are set
  * @nid: the NI's NID, for messages
  * @t: the tunables
  *
- * conns_per_peer is 1 (one connection per peer), the others the module
- * parameters' values. map_on_demand and the FMR pool tunables are
- * obsolete (no FMR pools): taken as given, never used.
+ * timeout and tos are the NI's own (0 and -1: the module's). The others
+ * apply per module: conns_per_peer is 1 (one connection per peer),
+ * peercredits_hiw, concurrent_sends and ntx the module parameters'
+ * values, and another value is refused. map_on_demand and the FMR pool
+ * tunables are obsolete (no FMR pools): taken as given, never used.
  *
- * Return: 0 or -EOPNOTSUPP.
+ * Return: 0, -EINVAL (tos out of range) or -EOPNOTSUPP.
  */
-int kib_ni_tunables(const char *nid, struct lnet_lnd_tunables *t)
+int kib_ni_tunables(struct kib_net *net, const char *nid,
+		    struct lnet_lnd_tunables *t)
 {
 	if (kib_ni_tunable(nid, "conns_per_peer", &t->conns_per_peer, 1) ||
-	    kib_ni_tunable(nid, "timeout", &t->timeout,
-			   READ_ONCE(kib_timeout)) ||
 	    kib_ni_tunable(nid, "peercredits_hiw", &t->peercredits_hiw,
 			   kib_credits_hiw(kib_peer_credits)) ||
 	    kib_ni_tunable(nid, "concurrent_sends", &t->concurrent_sends,
 			   kib_concurrent_sends_for(kib_peer_credits)) ||
 	    kib_ni_tunable(nid, "ntx", &t->ntx, kib_ntx))
 		return -EOPNOTSUPP;
-	if (t->tos != -1 && t->tos != kib_tos) {
-		pr_err("%s: tos %d refused: per NI, only the ko2iblnd parameter's value (%d) is taken\n",
-		       nid, t->tos, kib_tos);
-		return -EOPNOTSUPP;
+	if (t->timeout < 0 || t->tos < -1 || t->tos > 255) {
+		pr_err("%s: timeout %d or tos %d out of range\n", nid,
+		       t->timeout, t->tos);
+		return -EINVAL;
 	}
-	t->tos = kib_tos;
+	/* like ksocklnd's, 0 while the module's timeout applies */
+	net->timeout = t->timeout;
+	net->tos = t->tos >= 0 ? t->tos : kib_tos;
+	t->tos = net->tos;
 	return 0;
 }
 

@@ -213,7 +213,7 @@ struct kib_tx *kib_tx_get(struct kib_net *net)
 	tx->rdma_nob = 0;
 	tx->rdma_status = 0;
 	tx->nrdma_wrs = 0;
-	tx->deadline = jiffies + kib_timeout_secs() * HZ;
+	tx->deadline = jiffies + kib_timeout_secs(net) * HZ;
 	return tx;
 }
 
@@ -562,7 +562,7 @@ bool kib_queue_tx_locked(struct kib_conn *conn, struct kib_tx *tx)
 		tx->conn = conn;
 	}
 	tx->queued = true;
-	tx->deadline = jiffies + kib_timeout_secs() * HZ;
+	tx->deadline = jiffies + kib_timeout_secs(conn->net) * HZ;
 	if (!kib_type_takes_credit(tx->type))
 		list_add_tail(&tx->list, &conn->tx_noops);
 	else if (tx->type == KIB_MSG_IMMEDIATE)
@@ -645,7 +645,7 @@ static int kib_post_tx_locked(struct kib_conn *conn, struct kib_tx *tx,
 
 	tx->queued = false;
 	tx->sending++;
-	tx->deadline = jiffies + kib_timeout_secs() * HZ;
+	tx->deadline = jiffies + kib_timeout_secs(net) * HZ;
 	conn->nsends_posted++;
 	if (tx->noop)
 		conn->nnoops_posted++;
@@ -981,7 +981,7 @@ void kib_launch_tx(struct kib_net *net, struct kib_tx *tx, lnet_nid_t nid)
 		conn = list_first_entry(&peer->conns, struct kib_conn, list);
 		kib_conn_get(conn);
 	} else {
-		tx->deadline = jiffies + kib_timeout_secs() * HZ;
+		tx->deadline = jiffies + kib_timeout_secs(net) * HZ;
 		list_add_tail(&tx->list, &peer->tx_queue);
 		if (!peer->connecting && !peer->reconnect_at)
 			kib_peer_connect_locked(peer);

@@ -280,6 +280,7 @@ static struct lnet_lnd ksock_lnd = {
 	.recv			= ksock_recv,
 	.accept			= ksock_accept,
 	.timeout		= ksock_lnd_timeout,
+	.set_conns_per_peer	= ksock_set_conns_per_peer,
 };
 
 static int __init ksock_module_init(void)

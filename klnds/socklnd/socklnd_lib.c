@@ -43,6 +43,21 @@ static int ksock_dev_conns_per_peer(struct net_device *dev)
 	return ilog2(speed / 1000) / 2 + 1;
 }
 
+/* The module's conns_per_peer, or while that is 0 the link speed's. */
+static int ksock_net_default_conns_per_peer(struct ksock_net *net)
+{
+	struct net_device *dev;
+	int cpp = ksock_conns_per_peer;
+
+	if (cpp)
+		return cpp;
+	rtnl_lock();
+	dev = __dev_get_by_name(&init_net, net->ifname);
+	cpp = dev ? ksock_dev_conns_per_peer(dev) : 1;
+	rtnl_unlock();
+	return cpp;
+}
+
 /**
  * ksock_net_pick_iface() - the NI's interface, IPv4 address and bulk
  *	connections per peer
@@ -54,20 +69,32 @@ static int ksock_dev_conns_per_peer(struct net_device *dev)
  */
 int ksock_net_pick_iface(struct ksock_net *net, const char *name)
 {
-	struct net_device *dev;
 	int rc;
 
 	rc = lnet_ipif_pick("ksocklnd", name, net->ifname, &net->ip);
 	if (rc)
 		return rc;
-	net->conns_per_peer = ksock_conns_per_peer;
-	if (net->conns_per_peer)
-		return 0;
-	rtnl_lock();
-	dev = __dev_get_by_name(&init_net, net->ifname);
-	net->conns_per_peer = dev ? ksock_dev_conns_per_peer(dev) : 1;
-	rtnl_unlock();
+	net->conns_per_peer = ksock_net_default_conns_per_peer(net);
 	return 0;
+}
+
+/**
+ * ksock_set_conns_per_peer() - lnet_lnd.set_conns_per_peer
+ * @ni: the NI
+ * @conns: bulk connections per direction, 0 for the default
+ *
+ * A peer with fewer connections than that gets the missing ones at its
+ * next send; one with more keeps them until they close.
+ */
+void ksock_set_conns_per_peer(struct lnet_ni *ni, unsigned int conns)
+{
+	struct ksock_net *net = lnet_ni_data(ni);
+	int cpp = conns ?: ksock_net_default_conns_per_peer(net);
+
+	spin_lock_bh(&net->lock);
+	net->conns_per_peer = cpp;
+	spin_unlock_bh(&net->lock);
+	WRITE_ONCE(lnet_ni_lnd_tunables(ni)->conns_per_peer, cpp);
 }
 
 /**

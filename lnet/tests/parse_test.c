@@ -837,6 +837,54 @@ static void parse_idle_peers_freed(struct kunit *test)
 }
 
 /*
+ * peer add: a configured peer is not freed when idle, and peer del
+ * forgets it (or a peer traffic made). Our own NID and a NID on a net
+ * with no NI of ours are refused.
+ */
+static void parse_configured_peers_kept(struct kunit *test)
+{
+	struct parse_env *env = penv(test);
+	u8 *src = kunit_kzalloc(test, 8, GFP_KERNEL);
+	lnet_nid_t c = FAKE_PEER(0, 22), d = FAKE_PEER(0, 23);
+	struct lnet_event ev;
+	unsigned int n0;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, src);
+	lnet_peers_reap(0);
+	n0 = lnet_peer_count();
+
+	KUNIT_EXPECT_EQ(test, lnet_peer_configure(c), 0);
+	KUNIT_EXPECT_EQ(test, lnet_peer_configure(c), -EEXIST);
+	KUNIT_EXPECT_EQ(test, lnet_peer_count(), n0 + 1);
+	KUNIT_EXPECT_EQ(test, lnet_peers_reap(0), 0U);
+	KUNIT_EXPECT_GT(test, lnet_peer_credit_state(c, &i, &i, &i), 0);
+	KUNIT_EXPECT_EQ(test, lnet_peer_configure(MY_NID), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lnet_peer_configure(FAKE_NID(FAKE_MAX_NETS, 5)),
+			-EHOSTUNREACH);
+
+	/* one that traffic made becomes configured, kept idle too */
+	fake.send_mode = FAKE_SEND_COMPLETE;
+	parse_put_to(test, d, src);
+	wb_wait(test, env->eqh, LNET_EVENT_SEND, &ev);
+	KUNIT_EXPECT_EQ(test, lnet_peer_configure(d), 0);
+	KUNIT_EXPECT_EQ(test, lnet_peers_reap(0), 0U);
+	KUNIT_EXPECT_EQ(test, lnet_peer_count(), n0 + 2);
+
+	KUNIT_EXPECT_EQ(test, lnet_peer_del(c), 0);
+	KUNIT_EXPECT_EQ(test, lnet_peer_del(c), -ENOENT);
+	KUNIT_EXPECT_EQ(test, lnet_peer_credit_state(c, &i, &i, &i), -ENOENT);
+	KUNIT_EXPECT_EQ(test, lnet_peer_del(d), 0);
+	KUNIT_EXPECT_EQ(test, lnet_peer_count(), n0);
+
+	/* forgotten, d comes back with its next message, not configured */
+	parse_put_to(test, d, src);
+	wb_wait(test, env->eqh, LNET_EVENT_SEND, &ev);
+	KUNIT_EXPECT_EQ(test, ev.status, 0);
+	KUNIT_EXPECT_EQ(test, lnet_peers_reap(0), 1U);
+}
+
+/*
  * GET_PEER_NI, open to anyone, lists every peer by index; the walk is
  * under RCU with net_lock held for one peer only (lockdep checks the
  * nesting here).
@@ -908,6 +956,7 @@ static struct kunit_case lnet_parse_cases[] = {
 	KUNIT_CASE(parse_several_answers_one_md),
 	KUNIT_CASE(parse_spoofed_source),
 	KUNIT_CASE(parse_idle_peers_freed),
+	KUNIT_CASE(parse_configured_peers_kept),
 	KUNIT_CASE(parse_peer_listing),
 	{}
 };

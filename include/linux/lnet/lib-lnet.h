@@ -303,6 +303,8 @@ void lnet_peer_put(struct lnet_peer *peer);
 void lnet_peers_del_ni(struct lnet_ni *ni, struct list_head *queued,
 		       struct list_head *rtr_queued);
 struct lnet_peer *lnet_peer_find_locked(lnet_nid_t nid);
+int lnet_peer_configure(lnet_nid_t nid);
+int lnet_peer_del(lnet_nid_t nid);
 int lnet_peers_init(void);
 void lnet_peers_fini(void);
 
@@ -310,6 +312,7 @@ void lnet_peers_fini(void);
 struct lnet_ni *lnet_ni_find_rcu(lnet_nid_t nid);
 struct lnet_ni *lnet_ni_find_net_rcu(u32 net);
 bool lnet_nid_is_local(lnet_nid_t nid);
+int lnet_ni_set_conns_per_peer(lnet_nid_t nid, bool all, unsigned int value);
 bool lnet_ni_call_begin(struct lnet_ni *ni);
 void lnet_ni_call_end(struct lnet_ni *ni);
 int lnet_net_add(const struct lnet_net_config *cfg,

@@ -445,6 +445,8 @@ struct lnet_peer {
 	u64			send_count;
 	unsigned long		last_used;	/* jiffies of the last get */
 	bool			unhashed;
+	/* added by an admin (peer add): not freed when idle */
+	bool			configured;
 	/* health of the peer's NI: 0..LNET_MAX_HEALTH, failures by status */
 	int			healthv;
 	u64			hstats[LNET_MSG_NSTATUS];

@@ -66,6 +66,12 @@ struct socket;
  *	while that is 0. Each message the core sends through it may be
  *	tried retry_count + 1 times within that many timeouts (plus one
  *	second); without this op, within transaction_timeout.
+ * @set_conns_per_peer: optional: the connections per peer of @ni's
+ *	connections made from now on (lnetctl net set --conns-per-peer),
+ *	0 for the LND's default, at most LNET_IOCTL_CONNS_PER_PEER_MAX (the
+ *	core checks). Process context, under the core's api_mutex. It also
+ *	writes the value in effect to ni->lnd_tunables for net show.
+ *	Without this op the NI has one connection per peer, fixed.
  *
  * Registration and @list belong to the core. No op tells an LND that a
  * peer is dead: the core has no such verdict before routing judges
@@ -85,6 +91,8 @@ struct lnet_lnd {
 	int		(*accept)(struct lnet_ni *ni, struct socket *sock,
 				  unsigned long deadline);
 	unsigned int	(*timeout)(struct lnet_ni *ni);
+	void		(*set_conns_per_peer)(struct lnet_ni *ni,
+					      unsigned int conns);
 
 	struct list_head list;
 };

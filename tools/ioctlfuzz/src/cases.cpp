@@ -56,8 +56,8 @@ constexpr Command table[] = {
 	{ 89, "GET_BUF", v2, cfg, true, true },
 	{ 90, "GET_PEER_INFO", v2, cfg, false, false },
 	{ 91, "GET_LNET_STATS", v2, sizeof(struct lnet_ioctl_lnet_stats), true, true },
-	{ 92, "ADD_PEER_NI", v2, cfg, false, false },
-	{ 93, "DEL_PEER_NI", v2, cfg, false, false },
+	{ 92, "ADD_PEER_NI", v2, sizeof(struct lnet_ioctl_peer_cfg), false, true },
+	{ 93, "DEL_PEER_NI", v2, sizeof(struct lnet_ioctl_peer_cfg), false, true },
 	{ 94, "GET_PEER_NI", v2, sizeof(struct lnet_ioctl_peer_ni), true, true },
 	{ 95, "ADD_LOCAL_NI", v2, ni, false, true },
 	{ 96, "DEL_LOCAL_NI", v2, ni, false, true },
@@ -75,13 +75,15 @@ constexpr Command table[] = {
 	{ 108, "GET_UDSP", v2, cfg, false, false },
 	{ 109, "GET_CONST_UDSP_INFO", v2, cfg, false, false },
 	{ 110, "RESET_LNET_STATS", v2, sizeof(struct lnet_ioctl_hdr), false, true },
-	{ 111, "SET_CONNS_PER_PEER", v2, cfg, false, false },
+	{ 111, "SET_CONNS_PER_PEER", v2, sizeof(struct lnet_ioctl_conns_per_peer), false, true },
 	{ 112, "SET_PEER", v2, cfg, false, false },
 };
 
-// Commands that tear down or rebuild the configuration, or (LNET_FAULT)
-// drop and delay traffic until LNet is unconfigured: only with
-// Options::changes. PING_PEER and DISCOVER may wait for a reply: their
+// Commands that tear down or rebuild the configuration, (LNET_FAULT)
+// drop and delay traffic until LNet is unconfigured, forget the peers
+// traffic is using (DEL_PEER_NI, with ADD_PEER_NI to keep the pair), or
+// (SET_CONNS_PER_PEER) could give every peer 127 connections a way: only
+// with Options::changes. PING_PEER and DISCOVER may wait for a reply: their
 // timeout and pointer are tamed rather than left out. LNETST's argument
 // holds user pointers in layouts this fuzzer does not model: as root its
 // random bytes could make the kernel write into the fuzzer itself, so it
@@ -89,7 +91,7 @@ constexpr Command table[] = {
 bool reconfigures(unsigned int nr)
 {
 	return nr == 56 || nr == 59 || nr == 64 || nr == 81 || nr == 82 || nr == 85 ||
-	       nr == 87 || nr == 95 || nr == 96;
+	       nr == 87 || nr == 92 || nr == 93 || nr == 95 || nr == 96 || nr == 111;
 }
 
 // Values that have found bugs in parsers: boundaries, the NIDs a node

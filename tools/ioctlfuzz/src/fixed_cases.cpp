@@ -85,6 +85,26 @@ lnet_ioctl_config_data cfg(std::uint32_t net, std::uint64_t nid)
 	return d;
 }
 
+lnet_ioctl_peer_cfg peer_cfg(std::uint64_t prim, std::uint64_t nid = LNET_NID_ANY)
+{
+	lnet_ioctl_peer_cfg pc{};
+	pc.pc_hdr = { sizeof(pc), LNET_IOCTL_VERSION2 };
+	pc.pc_prim_nid = prim;
+	pc.pc_nid = nid;
+	return pc;
+}
+
+lnet_ioctl_conns_per_peer conns(std::uint64_t nid, std::uint32_t value,
+				std::uint32_t all = 0)
+{
+	lnet_ioctl_conns_per_peer c{};
+	c.cpp_hdr = { sizeof(c), LNET_IOCTL_VERSION2 };
+	c.cpp_nid = nid;
+	c.cpp_value = value;
+	c.cpp_all = all;
+	return c;
+}
+
 lnet_ioctl_hdr hdr(std::uint32_t len, std::uint32_t version = LNET_IOCTL_VERSION2)
 {
 	return { len, version };
@@ -474,6 +494,34 @@ const FixedCase cases[] = {
 	     [](FixedContext &c) { return c.ioctl(LNET_IOC_ADD_ROUTE, cfg(lo_net, far_nid)); }),
 	call("DEL_ROUTE of an unknown route: ENOENT", R, ENOENT,
 	     [](FixedContext &c) { return c.ioctl(LNET_IOC_DEL_ROUTE, cfg(o2ib(5), far_nid)); }),
+	call("ADD_PEER_NI on no local net: EHOSTUNREACH", R, EHOSTUNREACH,
+	     [](FixedContext &c) { return c.ioctl(LNET_IOC_ADD_PEER_NI, peer_cfg(far_nid)); }),
+	call("ADD_PEER_NI with a second NID (Multi-Rail): EOPNOTSUPP", R, EOPNOTSUPP,
+	     [](FixedContext &c) {
+		     return c.ioctl(LNET_IOC_ADD_PEER_NI, peer_cfg(far_nid, far_nid + 1));
+	     }),
+	call("ADD_PEER_NI of LNET_NID_ANY: EINVAL", R, EINVAL,
+	     [](FixedContext &c) { return c.ioctl(LNET_IOC_ADD_PEER_NI, peer_cfg(LNET_NID_ANY)); }),
+	call("ADD_PEER_NI of our own 0@lo: EINVAL", R, EINVAL,
+	     [](FixedContext &c) { return c.ioctl(LNET_IOC_ADD_PEER_NI, peer_cfg(LNET_NID_LO_0)); }),
+	call("ADD_PEER_NI with unknown flags: EINVAL", R, EINVAL,
+	     [](FixedContext &c) {
+		     lnet_ioctl_peer_cfg pc = peer_cfg(far_nid);
+		     pc.pc_flags = 0x80;
+		     return c.ioctl(LNET_IOC_ADD_PEER_NI, pc);
+	     }),
+	call("DEL_PEER_NI of an unknown peer: ENOENT", R, ENOENT,
+	     [](FixedContext &c) { return c.ioctl(LNET_IOC_DEL_PEER_NI, peer_cfg(far_nid)); }),
+	call("SET_CONNS_PER_PEER 128: EINVAL", R, EINVAL,
+	     [](FixedContext &c) {
+		     return c.ioctl(LNET_IOC_SET_CONNS_PER_PEER, conns(LNET_NID_ANY, 128, 1));
+	     }),
+	call("SET_CONNS_PER_PEER with all 2: EINVAL", R, EINVAL,
+	     [](FixedContext &c) {
+		     return c.ioctl(LNET_IOC_SET_CONNS_PER_PEER, conns(LNET_NID_ANY, 1, 2));
+	     }),
+	call("SET_CONNS_PER_PEER of an unknown NI: ENOENT", R, ENOENT,
+	     [](FixedContext &c) { return c.ioctl(LNET_IOC_SET_CONNS_PER_PEER, conns(far_nid, 1)); }),
 	call("GET_ROUTE past the last route: ENOENT", R, ENOENT,
 	     [](FixedContext &c) {
 		     lnet_ioctl_config_data d = cfg(0, 0);

@@ -436,6 +436,7 @@ struct lnet_ioctl_lnet_stats {
 
 /* pni_flags */
 #define LNET_IOCTL_PEER_MULTI_RAIL	0x1U	/* the peer is Multi-Rail */
+#define LNET_IOCTL_PEER_CONFIGURED	0x2U	/* made or kept by ADD_PEER_NI */
 
 /*
  * GET_PEER_NI, project-defined: one NI of a remote peer. pni_index (in)
@@ -466,6 +467,46 @@ struct lnet_ioctl_peer_ni {
 	__u64	pni_hs_ping_count;		/* 248 */
 	__s64	pni_hs_next_ping;		/* 256 */
 };						/* 264 */
+
+/* pc_flags */
+#define LNET_IOCTL_PEER_CFG_NON_MR	0x1U	/* peer add --non_mr */
+#define LNET_IOCTL_PEER_CFG_LOCK_PRIM	0x2U	/* peer add --lock_prim */
+#define LNET_IOCTL_PEER_CFG_FLAGS	0x3U
+
+/*
+ * ADD_PEER_NI / DEL_PEER_NI, project-defined: a peer an admin configures.
+ * Without Multi-Rail a peer has one NID, its primary: pc_nid is
+ * LNET_NID_ANY or pc_prim_nid, another NID is -EOPNOTSUPP. ADD makes the
+ * peer on the first NI of its net, or marks an existing one: a configured
+ * peer is not freed when idle, only by DEL or when its NI goes down.
+ * -EHOSTUNREACH for a NID on a net with no local NI (a peer behind a
+ * router has no state of its own here), -EEXIST if already configured.
+ * DEL forgets any peer, configured or not (-EBUSY while messages wait for
+ * its credits); messages in flight complete on the forgotten peer.
+ */
+struct lnet_ioctl_peer_cfg {
+	struct lnet_ioctl_hdr pc_hdr;		/*   0 */
+	__u64	pc_prim_nid;			/*   8 */
+	__u64	pc_nid;				/*  16 LNET_NID_ANY: the primary */
+	__u32	pc_flags;			/*  24 LNET_IOCTL_PEER_CFG_* */
+	__u32	pc_pad;				/*  28 */
+};						/*  32 */
+
+/* The most connections per peer an NI may be given at run time. */
+#define LNET_IOCTL_CONNS_PER_PEER_MAX	127
+
+/*
+ * SET_CONNS_PER_PEER, project-defined: the connections per peer of an NI
+ * (cpp_all: of every NI whose LND has that setting), for connections made
+ * from now on; 0 is the LND's default. -EOPNOTSUPP for an NI whose LND
+ * has no such setting (ko2iblnd: one connection per peer).
+ */
+struct lnet_ioctl_conns_per_peer {
+	struct lnet_ioctl_hdr cpp_hdr;		/*   0 */
+	__u64	cpp_nid;			/*   8 ignored with cpp_all */
+	__u32	cpp_all;			/*  16 0 or 1 */
+	__u32	cpp_value;			/*  20 0..LNET_IOCTL_CONNS_PER_PEER_MAX */
+};						/*  24 */
 
 /* ------------------------------------------------------------------------ */
 /* Fault injection (LNET_FAULT), project-defined                             */
@@ -697,6 +738,10 @@ LNET_IOCTL_ASSERT(sizeof(struct lnet_ioctl_ni_msg_stats) == 160, "NI msg stats")
 LNET_IOCTL_ASSERT(sizeof(struct lnet_ioctl_ni_health) == 88, "NI health");
 LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_ni_health, lnh_next_ping, 80);
 LNET_IOCTL_ASSERT(sizeof(struct lnet_ioctl_set_health) == 32, "set health");
+LNET_IOCTL_ASSERT(sizeof(struct lnet_ioctl_peer_cfg) == 32, "peer config");
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_peer_cfg, pc_flags, 24);
+LNET_IOCTL_ASSERT(sizeof(struct lnet_ioctl_conns_per_peer) == 24, "conns per peer");
+LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_conns_per_peer, cpp_value, 20);
 LNET_IOCTL_CHECK_OFFSET(struct lnet_ioctl_set_health, sh_all, 24);
 LNET_IOCTL_ASSERT(sizeof(struct lnet_ioctl_recovery_entry) == 24, "recovery entry");
 LNET_IOCTL_ASSERT(sizeof(struct lnet_ioctl_recovery_list) == 1560, "recovery list");
