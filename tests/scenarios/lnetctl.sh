@@ -175,10 +175,13 @@ if [ "$GUEST_INDEX" != 0 ]; then
 	t_insmod "load lnet" "$LNET_KO" || exit 1
 	load_sock
 	lc_ok "configure" lnet configure
-	for ifc in eth0 eth1; do
-		n=${ifc#eth}
-		[ -n "$(t_addr_on "$ifc")" ] && lc_ok "net add tcp$n on $ifc" net add --net "tcp$n" --if "$ifc"
-	done
+	# tcp0 takes 2 bulk connections each way from guest 0, which raises
+	# its own conns_per_peer to 2 at run time (a node takes no more than
+	# its own setting)
+	[ -n "$(t_addr_on eth0)" ] &&
+		lc_ok "net add tcp0 on eth0, conns_per_peer 2" net add --net tcp0 --if eth0 \
+			--conns-per-peer 2
+	[ -n "$(t_addr_on eth1)" ] && lc_ok "net add tcp1 on eth1" net add --net tcp1 --if eth1
 	lc net show
 	peer=$(peer_ip_on eth0)
 	# guest 0 pings us while it runs; it is done when it stops answering
@@ -709,6 +712,36 @@ if [ $have_tcp = 1 ] && [ "$GUEST_COUNT" -ge 2 ]; then
 	lc_has "ping lists guest 1's NID" "nid: $p0@tcp" ping "$p0@tcp"
 	lc_has "peer show lists guest 1" "primary nid: $p0@tcp" peer show
 	lc_has "peer show -v credits" "max_ni_tx_credits:" peer show -v
+	# peer add: guest 1 stays a peer (export writes it) until peer del
+	absent=${p0%.*}.203
+	lc_ok "peer add guest 1 (a peer already)" peer add --prim_nid "$p0@tcp" --non_mr
+	lc_err "peer add guest 1 again: EEXIST" 17 peer add --prim_nid "$p0@tcp"
+	lc_has "export: the configured peer" "primary nid: $p0@tcp" export --backup
+	lc_ok "peer add a host never talked to" peer add --prim_nid "$absent@tcp"
+	lc_has "peer show: it is a peer" "primary nid: $absent@tcp" peer show
+	lc_ok "peer del it" peer del --prim_nid "$absent@tcp"
+	lc_lacks "peer show: it is gone" "$absent@tcp" peer show
+	lc_err "peer del it again: ENOENT" 2 peer del --prim_nid "$absent@tcp"
+	lc_err "peer add on a net with no NI here: EHOSTUNREACH" 113 \
+		peer add --prim_nid "$p0@tcp7"
+	lc_err "peer add with a second NID (Multi-Rail): EOPNOTSUPP" 95 \
+		peer add --prim_nid "$absent@tcp" --nid "$absent@tcp,10.9.9.9@tcp1"
+	# guest 1's own pings may hold it for a moment: EBUSY then
+	t_retry "peer del guest 1" 10 "$LNETCTL" peer del --prim_nid "$p0@tcp"
+	lc_lacks "export: no configured peer left" "primary nid:" export --backup
+	lc_has "a ping makes guest 1 a peer again" "nid: $p0@tcp" ping "$p0@tcp"
+
+	# conns_per_peer at run time (guest 1 takes 2): the missing bulk
+	# connections come with the next sends
+	lc_ok "net set tcp0 conns_per_peer 2" net set --nid "$me0@tcp" --conns-per-peer 2
+	lc_has "net show -v: tcp0 conns_per_peer 2" "conns_per_peer: 2" net show -v --net tcp0
+	t_retry "1 control and 2 bulk connections each way with guest 1" 20 sh -c \
+		"'$LNETCTL' ping '$p0@tcp' --timeout 2; test \$(ss -Htn state established '( sport = :988 or dport = :988 )' dst '$p0' | wc -l) -ge 5"
+	ss -tn state established dst "$p0"
+	lc_err "net set conns_per_peer 128: EINVAL" 22 net set --all --conns-per-peer 128
+	lc_ok "net set --all conns_per_peer 0 (the default)" net set --all --conns-per-peer 0
+	lc_has "net show -v: tcp0 conns_per_peer 1 again (link speed)" "conns_per_peer: 1" \
+		net show -v --net tcp0
 	cat /sys/kernel/debug/lnet/peers
 	# shellcheck disable=SC2016 # awk's fields, not the shell's
 	t_check "debugfs peers: guest 1 with its credits, nothing queued" \

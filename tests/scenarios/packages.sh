@@ -20,10 +20,10 @@
 # - lnet.service is enabled (the package did it) and active (the boot did
 #   it), lnet and ksocklnd are DKMS' builds (updates/dkms);
 # - net show: tcp on eth0 with this guest's NID, and the route, from the
-#   Lustre export (its peer section taken: peers of one NID);
+#   Lustre export; its peer section's gateway is a configured peer;
 # - lnetctl ping and lctl ping of the Lustre node;
 # - export --backup: Lustre's bytes for the same configuration (but for
-#   the NID and Lustre's peer section: ours writes none);
+#   the NID), the peer section compared on its own;
 # - systemctl stop lnet: LNet unconfigured and its modules unloaded;
 #   systemctl start lnet: up again, the ping answers again.
 #
@@ -140,17 +140,25 @@ installed_node() {
 
 	t_check "route show: o2ib9 via 192.0.2.99@tcp, from Lustre's export" sh -c \
 		"lnetctl route show -v | grep -q 'gateway: 192.0.2.99@tcp'"
+	t_check "peer show: the gateway 192.0.2.99@tcp, a peer of Lustre's export" sh -c \
+		"lnetctl peer show | grep -q 'primary nid: 192.0.2.99@tcp'"
 
 	# export --backup: the same bytes as Lustre's of the same configuration
-	# (its NID for ours; without its peer section: this lnetctl writes
-	# none), and the file Lustre imports on the way back
+	# (its NID for ours), the peer section (the route's gateway) on its
+	# own; and the file Lustre imports on the way back
 	lnetctl export --backup >/tmp/ours-backup.yaml
 	cp /tmp/ours-backup.yaml /mnt/ours-export-backup.yaml
-	t_flag_fetch lustre-backup | sed "s/${lustre_nid%@*}@/$me@/g" |
-		awk '/^[a-z]/ { skip = ($0 == "peer:") } !skip' >/tmp/lustre-backup.yaml
+	t_flag_fetch lustre-backup | sed "s/${lustre_nid%@*}@/$me@/g" >/tmp/lustre-backup.yaml
+	# section SECTION|-SECTION FILE: only that top-level section, or all but it
+	section() {
+		awk -v s="${1#-}:" -v keep="${1%%[!-]*}" \
+			'/^[a-z]/ { in_s = ($0 == s) } (keep == "-") != in_s' "$2"
+	}
 	diff -u /tmp/lustre-backup.yaml /tmp/ours-backup.yaml
-	t_check "export --backup: Lustre's bytes for the same configuration" \
-		cmp /tmp/lustre-backup.yaml /tmp/ours-backup.yaml
+	t_check "export --backup: Lustre's bytes for the same configuration (but peer)" \
+		cmp <(section -peer /tmp/lustre-backup.yaml) <(section -peer /tmp/ours-backup.yaml)
+	t_check "export --backup: Lustre's bytes for its peer section (the gateway)" \
+		cmp <(section peer /tmp/lustre-backup.yaml) <(section peer /tmp/ours-backup.yaml)
 	cp /tmp/ours-backup.yaml "$T_FLAG_DIR/ours-backup"
 
 	t_check "systemctl stop lnet" systemctl stop lnet

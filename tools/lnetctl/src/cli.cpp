@@ -77,6 +77,8 @@ private:
 	NetDelArgs net_del_;
 	NetShowArgs net_show_;
 	NetSetArgs net_set_;
+	PeerAddArgs peer_add_;
+	PeerDelArgs peer_del_;
 	PeerShowArgs peer_show_;
 	PeerSetArgs peer_set_;
 	RouteAddArgs route_add_;
@@ -185,8 +187,10 @@ void Cli::net_verbs()
 	bind(show, net_show_);
 
 	auto *net_set = health_set(net->add_subcommand("set",
-			"set a local NI's health, or an LND's timeout"),
+			"set a local NI's health or connections per peer, or an LND's timeout"),
 				   net_set_, "local NI");
+	add_int(net_set, "--conns-per-peer", net_set_.conns_per_peer,
+		"connections per peer of the NI (--nid) or of every tcp NI (--all), 0 for the default");
 	net_set->add_option("--net", net_set_.net,
 			    "with --lnd-timeout: the net whose LND it is")
 		->type_name("NET");
@@ -210,6 +214,25 @@ void Cli::peer_verbs()
 {
 	auto *peer = app.add_subcommand("peer", "remote peers");
 	peer->require_subcommand(1);
+
+	auto *add = peer->add_subcommand("add", "add a configured peer");
+	add->add_option("--prim_nid", peer_add_.prim_nid, "the peer's primary NID")
+		->required()->type_name("NID");
+	add->add_option("--nid", peer_add_.nids,
+			"the peer's NIDs (only the primary: no Multi-Rail yet)")
+		->type_name("NID[,NID...]");
+	add->add_flag("--non_mr", peer_add_.non_mr, "a peer that is not Multi-Rail");
+	add->add_flag("--lock_prim", peer_add_.lock_prim,
+		      "keep the primary NID");
+	bind(add, peer_add_);
+
+	auto *del = peer->add_subcommand("del", "forget a peer");
+	del->add_option("--prim_nid", peer_del_.prim_nid, "the peer's primary NID")
+		->required()->type_name("NID");
+	del->add_option("--nid", peer_del_.nids,
+			"NIDs of the peer to delete (only the primary here)")
+		->type_name("NID[,NID...]");
+	bind(del, peer_del_);
 
 	auto *show = peer->add_subcommand("show", "list peers and their NIs");
 	show->add_option("-n,--nid", peer_show_.nid,
@@ -550,6 +573,10 @@ Outcome execute(Kernel &kernel, const Command &command)
 				return net_show(kernel, a);
 			else if constexpr (std::is_same_v<T, NetSetArgs>)
 				return net_set(kernel, a);
+			else if constexpr (std::is_same_v<T, PeerAddArgs>)
+				return peer_add(kernel, a);
+			else if constexpr (std::is_same_v<T, PeerDelArgs>)
+				return peer_del(kernel, a);
 			else if constexpr (std::is_same_v<T, PeerShowArgs>)
 				return peer_show(kernel, a);
 			else if constexpr (std::is_same_v<T, PeerSetArgs>)

@@ -19,8 +19,8 @@
 namespace lnetctl {
 
 using Command = std::variant<LnetConfigureArgs, LnetUnconfigureArgs, NetAddArgs,
-			     NetDelArgs, NetShowArgs, NetSetArgs, PeerShowArgs,
-			     PeerSetArgs, RouteAddArgs,
+			     NetDelArgs, NetShowArgs, NetSetArgs, PeerAddArgs,
+			     PeerDelArgs, PeerShowArgs, PeerSetArgs, RouteAddArgs,
 			     RouteDelArgs, RouteShowArgs, RoutingShowArgs,
 			     SetRoutingArgs, SetBuffersArgs, PingArgs, StatsShowArgs,
 			     StatsResetArgs, GlobalShowArgs, SetArgs, ExportArgs,

@@ -440,7 +440,14 @@ void Parser::peer(const YAML::Node &item)
 		}
 	}
 	if (nids.empty() || (nids.size() == 1 && nids[0] == *primary)) {
-		plan.single_nid_peers++;
+		const YAML::Node mr = item["Multi-Rail"];
+		bool multi_rail = true;	// peer add's default
+
+		if (mr && mr.IsScalar() && !YAML::convert<bool>::decode(mr, multi_rail)) {
+			s.fail(EINVAL, "peer " + *prim + ": 'Multi-Rail' must be true or false");
+			return;
+		}
+		plan.peers.push_back(PeerAdd{ .primary = *primary, .non_mr = !multi_rail });
 		return;
 	}
 	plan.unsupported_peers.push_back(

@@ -52,16 +52,16 @@ struct ConfigPlan {
 	// Well-formed, non-empty sections this lnetctl does not configure
 	// (udsp, ...): the import fails, nothing of the file applied.
 	std::vector<std::string> unsupported;
-	// Peers of the peer section: those with one NID are what this LNet
-	// makes on first contact (nothing to configure); one with several
-	// NIDs is Multi-Rail, which it cannot configure yet: why, per peer.
-	unsigned int single_nid_peers = 0;
+	// Peers of the peer section: those with one NID are configured (peer
+	// add); one with several NIDs is Multi-Rail, which this LNet cannot
+	// configure yet: why, per peer.
+	std::vector<PeerAdd> peers;
 	std::vector<std::string> unsupported_peers;
 
 	bool empty() const
 	{
 		return nis.empty() && ip2nets.empty() && routes.empty() &&
-		       globals.empty() && !routing && !buffers;
+		       peers.empty() && globals.empty() && !routing && !buffers;
 	}
 };
 

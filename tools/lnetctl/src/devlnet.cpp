@@ -134,6 +134,28 @@ void DevLnet::set_health(HealthOf what, std::optional<lnet_nid_t> nid,
 	do_ioctl(LNET_IOC_SET_HEALTHV, &s);
 }
 
+void DevLnet::add_peer(const PeerAdd &peer)
+{
+	auto s = pack_peer_cfg(peer);
+
+	do_ioctl(LNET_IOC_ADD_PEER_NI, &s);
+}
+
+void DevLnet::del_peer(lnet_nid_t primary)
+{
+	auto s = pack_peer_cfg(PeerAdd{ .primary = primary });
+
+	do_ioctl(LNET_IOC_DEL_PEER_NI, &s);
+}
+
+void DevLnet::set_conns_per_peer(std::optional<lnet_nid_t> nid,
+				 std::uint32_t value)
+{
+	auto s = pack_conns_per_peer(nid, value);
+
+	do_ioctl(LNET_IOC_SET_CONNS_PER_PEER, &s);
+}
+
 std::vector<PeerInfo> DevLnet::get_peers()
 {
 	std::vector<PeerInfo> peers;
@@ -151,6 +173,7 @@ std::vector<PeerInfo> DevLnet::get_peers()
 
 			p.primary_nid = s.pni_primary_nid;
 			p.multi_rail = (s.pni_flags & LNET_IOCTL_PEER_MULTI_RAIL) != 0;
+			p.configured = (s.pni_flags & LNET_IOCTL_PEER_CONFIGURED) != 0;
 			p.state = s.pni_peer_state;
 			peers.push_back(std::move(p));
 		}

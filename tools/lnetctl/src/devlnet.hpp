@@ -27,6 +27,10 @@ public:
 	std::vector<NiInfo> get_nis() override;
 	MsgStats get_ni_stats(lnet_nid_t nid) override;
 	NiHealth get_ni_health(lnet_nid_t nid) override;
+	void add_peer(const PeerAdd &peer) override;
+	void del_peer(lnet_nid_t primary) override;
+	void set_conns_per_peer(std::optional<lnet_nid_t> nid,
+				std::uint32_t value) override;
 	void set_health(HealthOf what, std::optional<lnet_nid_t> nid,
 			std::int32_t value) override;
 	std::vector<PeerInfo> get_peers() override;

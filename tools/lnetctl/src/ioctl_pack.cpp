@@ -303,6 +303,30 @@ lnet_ioctl_ni_health pack_get_ni_health(lnet_nid_t nid)
 	return s;
 }
 
+static_assert(max_conns_per_peer == LNET_IOCTL_CONNS_PER_PEER_MAX);
+
+lnet_ioctl_peer_cfg pack_peer_cfg(const PeerAdd &peer)
+{
+	auto s = v2_struct(&lnet_ioctl_peer_cfg::pc_hdr);
+
+	s.pc_prim_nid = peer.primary;
+	s.pc_nid = LNET_NID_ANY;
+	s.pc_flags = (peer.non_mr ? LNET_IOCTL_PEER_CFG_NON_MR : 0) |
+		     (peer.lock_prim ? LNET_IOCTL_PEER_CFG_LOCK_PRIM : 0);
+	return s;
+}
+
+lnet_ioctl_conns_per_peer pack_conns_per_peer(std::optional<lnet_nid_t> nid,
+					      std::uint32_t value)
+{
+	auto s = v2_struct(&lnet_ioctl_conns_per_peer::cpp_hdr);
+
+	s.cpp_nid = nid.value_or(LNET_NID_ANY);
+	s.cpp_all = !nid;
+	s.cpp_value = value;
+	return s;
+}
+
 lnet_ioctl_set_health pack_set_health(HealthOf what,
 				      std::optional<lnet_nid_t> nid,
 				      std::int32_t value)

@@ -43,6 +43,9 @@ lnet_ioctl_ni_msg_stats pack_get_ni_stats(lnet_nid_t nid);
 MsgStats unpack_msg_stats(const lnet_ioctl_msg_stats &stats);
 lnet_ioctl_ni_health pack_get_ni_health(lnet_nid_t nid);
 NiHealth unpack_ni_health(const lnet_ioctl_ni_health &reply);
+lnet_ioctl_peer_cfg pack_peer_cfg(const PeerAdd &peer);
+lnet_ioctl_conns_per_peer pack_conns_per_peer(std::optional<lnet_nid_t> nid,
+					      std::uint32_t value);
 lnet_ioctl_set_health pack_set_health(HealthOf what,
 				      std::optional<lnet_nid_t> nid,
 				      std::int32_t value);

@@ -212,11 +212,24 @@ struct PeerNiInfo {
 struct PeerInfo {
 	lnet_nid_t primary_nid = LNET_NID_ANY;
 	bool multi_rail = false;
+	bool configured = false;	// peer add: kept until peer del
 	std::uint32_t state = 0;
 	std::vector<PeerNiInfo> nis;
 
 	bool operator==(const PeerInfo &) const = default;
 };
+
+// peer add: the kernel configures peers of one NID (no Multi-Rail yet).
+struct PeerAdd {
+	lnet_nid_t primary = LNET_NID_ANY;
+	bool non_mr = false;
+	bool lock_prim = false;
+
+	bool operator==(const PeerAdd &) const = default;
+};
+
+// The most connections per peer net set may give an NI.
+inline constexpr std::uint32_t max_conns_per_peer = 127;
 
 // One router buffer pool of one CPT ("routing show").
 struct RouterPool {
@@ -331,6 +344,12 @@ public:
 	virtual NiHealth get_ni_health(lnet_nid_t nid) = 0;
 
 	virtual std::vector<PeerInfo> get_peers() = 0;
+	// peer add of a peer of one NID; peer del forgets any peer.
+	virtual void add_peer(const PeerAdd &peer) = 0;
+	virtual void del_peer(lnet_nid_t primary) = 0;
+	// Connections per peer of one local NI (@nid) or of all (nullopt).
+	virtual void set_conns_per_peer(std::optional<lnet_nid_t> nid,
+					std::uint32_t value) = 0;
 
 	// Health of one local NI or peer NI (@nid), or of all (nullopt).
 	virtual void set_health(HealthOf what, std::optional<lnet_nid_t> nid,

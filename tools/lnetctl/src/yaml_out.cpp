@@ -174,6 +174,11 @@ Node boolean(bool value)
 	return Node{ Scalar{ value ? "True" : "False", Scalar::Style::raw } };
 }
 
+Node lower_boolean(bool value)
+{
+	return Node{ Scalar{ value ? "true" : "false", Scalar::Style::raw } };
+}
+
 Node map(Map entries)
 {
 	return Node{ std::move(entries) };

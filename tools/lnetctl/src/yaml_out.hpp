@@ -53,6 +53,8 @@ Node quoted(std::string_view text);
 Node comment(std::string_view text);
 // True/False, spelled as lnetctl does.
 Node boolean(bool value);
+// true/false, as Lustre's lnetctl export spells it.
+Node lower_boolean(bool value);
 Node map(Map entries);
 Node seq(Seq items);
 

@@ -217,7 +217,13 @@ yaml::Node render_nets(std::span<const NiView> nis, const NetFields &fields)
 	return yaml::seq(std::move(nets));
 }
 
-yaml::Node render_peers(std::span<const PeerInfo> peers, bool verbose)
+namespace {
+
+enum class PeerDetail { config, show, verbose };
+
+// peer show's entries, or (config) only what peer add needs, as Lustre's
+// export writes it (Multi-Rail in lower case, each NI its nid alone)
+yaml::Node peers_node(std::span<const PeerInfo> peers, PeerDetail detail)
 {
 	yaml::Seq items;
 
@@ -226,15 +232,37 @@ yaml::Node render_peers(std::span<const PeerInfo> peers, bool verbose)
 		yaml::Seq nis;
 
 		add(m, "primary nid", nid_node(p.primary_nid));
-		add(m, "Multi-Rail", yaml::boolean(p.multi_rail));
-		if (verbose)
+		add(m, "Multi-Rail", detail == PeerDetail::config ?
+					     yaml::lower_boolean(p.multi_rail) :
+					     yaml::boolean(p.multi_rail));
+		if (detail == PeerDetail::verbose)
 			add(m, "peer state", num(p.state));
-		for (const auto &ni : p.nis)
-			nis.push_back(peer_ni(ni, verbose));
+		for (const auto &ni : p.nis) {
+			yaml::Map n;
+
+			if (detail != PeerDetail::config) {
+				nis.push_back(peer_ni(ni, detail == PeerDetail::verbose));
+				continue;
+			}
+			add(n, "nid", nid_node(ni.nid));
+			nis.push_back(yaml::map(std::move(n)));
+		}
 		add(m, "peer ni", yaml::seq(std::move(nis)));
 		items.push_back(yaml::map(std::move(m)));
 	}
 	return yaml::seq(std::move(items));
+}
+
+}  // namespace
+
+yaml::Node render_peers(std::span<const PeerInfo> peers, bool verbose)
+{
+	return peers_node(peers, verbose ? PeerDetail::verbose : PeerDetail::show);
+}
+
+yaml::Node render_config_peers(std::span<const PeerInfo> peers)
+{
+	return peers_node(peers, PeerDetail::config);
 }
 
 yaml::Node render_routes(std::span<const RouteInfo> routes,

@@ -47,6 +47,8 @@ std::string format_cpts(std::span<const std::uint32_t> cpts);
 yaml::Node render_nets(std::span<const NiView> nis, const NetFields &fields);
 // The value of "peer:".
 yaml::Node render_peers(std::span<const PeerInfo> peers, bool verbose);
+// The peer section of export: what peer add needs, in Lustre's keys.
+yaml::Node render_config_peers(std::span<const PeerInfo> peers);
 // The value of "routing:" (per-CPT pools, then enable), and of "buffers:"
 // (each pool's buffers over all CPTs).
 yaml::Node render_routing(const RoutingInfo &routing);

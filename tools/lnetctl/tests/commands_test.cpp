@@ -385,6 +385,96 @@ TEST(Commands, NetSetLndTimeout)
 	EXPECT_EQ(k.ni_health[ni_nid].health_value, 300);
 }
 
+TEST(Commands, NetSetConnsPerPeer)
+{
+	FakeKernel k = node();
+	NiConfig ib;
+	ib.nid = nid_from_interface(LNET_MKNET(LNET_LND_O2IB, 0));
+	ib.interface = "ib0";
+	k.add_ni(ib);
+	std::string tcp_nid = lnet::nid_to_string(k.nis[1].config.nid);
+	std::string ib_nid = lnet::nid_to_string(k.nis[2].config.nid);
+	auto cpp = [&]() { return std::get<SockTunables>(k.nis[1].config.lnd).conns_per_peer; };
+
+	Result r = run_words(k, { "net", "set", "--nid", tcp_nid, "--conns-per-peer", "3" });
+	EXPECT_EQ(r.status, 0) << r.err;
+	EXPECT_EQ(cpp(), 3);
+	// --all: the NIs whose LND has the setting
+	r = run_words(k, { "net", "set", "--all", "--conns-per-peer", "5" });
+	EXPECT_EQ(r.status, 0) << r.err;
+	EXPECT_EQ(cpp(), 5);
+
+	r = run_words(k, { "net", "set", "--nid", ib_nid, "--conns-per-peer", "2" });
+	EXPECT_EQ(r.status, 1);
+	EXPECT_NE(r.err.find("one connection per peer"), std::string::npos) << r.err;
+	r = run_words(k, { "net", "set", "--nid", tcp_nid, "--conns-per-peer", "128" });
+	EXPECT_EQ(r.status, 1);
+	EXPECT_NE(r.err.find("conns-per-peer"), std::string::npos) << r.err;
+	r = run_words(k, { "net", "set", "--conns-per-peer", "2" });
+	EXPECT_EQ(r.status, 1);
+	EXPECT_NE(r.err.find("give --nid or --all"), std::string::npos) << r.err;
+	r = run_words(k, { "net", "set", "--nid", tcp_nid });
+	EXPECT_EQ(r.status, 1);
+	EXPECT_NE(r.err.find("nothing to set"), std::string::npos) << r.err;
+	EXPECT_EQ(cpp(), 5);
+
+	// with --health: a bad value for either sets neither
+	r = run_words(k, { "net", "set", "--nid", tcp_nid, "--health", "2000",
+			   "--conns-per-peer", "1" });
+	EXPECT_EQ(r.status, 1);
+	EXPECT_EQ(cpp(), 5);
+	r = run_words(k, { "net", "set", "--nid", tcp_nid, "--health", "200",
+			   "--conns-per-peer", "1" });
+	EXPECT_EQ(r.status, 0) << r.err;
+	EXPECT_EQ(cpp(), 1);
+	EXPECT_EQ(k.ni_health[k.nis[1].config.nid].health_value, 200);
+}
+
+TEST(Commands, PeerAddDel)
+{
+	FakeKernel k = node();
+
+	Result r = run_words(k, { "peer", "add", "--prim_nid", "192.168.1.30@tcp", "--non_mr" });
+	EXPECT_EQ(r.status, 0) << r.err;
+	ASSERT_EQ(k.peers.size(), 1U);
+	EXPECT_TRUE(k.peers[0].configured);
+	EXPECT_EQ(k.peer_adds.back(),
+		  (PeerAdd{ .primary = lnet::parse_nid("192.168.1.30@tcp").value(),
+			    .non_mr = true, .lock_prim = false }));
+	r = run_words(k, { "peer", "show" });
+	EXPECT_NE(r.out.find("primary nid: 192.168.1.30@tcp"), std::string::npos) << r.out;
+
+	// --nid may only repeat the primary: a second NID is Multi-Rail
+	r = run_words(k, { "peer", "add", "--prim_nid", "192.168.1.31@tcp", "--nid",
+			   "192.168.1.31@tcp", "--lock_prim" });
+	EXPECT_EQ(r.status, 0) << r.err;
+	EXPECT_TRUE(k.peer_adds.back().lock_prim);
+	r = run_words(k, { "peer", "add", "--prim_nid", "192.168.1.32@tcp", "--nid",
+			   "192.168.1.32@tcp,10.0.0.32@tcp1" });
+	EXPECT_EQ(r.status, 1);
+	EXPECT_NE(r.err.find("Multi-Rail"), std::string::npos) << r.err;
+	EXPECT_EQ(k.peers.size(), 2U);
+
+	r = run_words(k, { "peer", "add", "--prim_nid", "192.168.1.30@tcp" });
+	EXPECT_EQ(r.status, 1);
+	EXPECT_NE(r.err.find("File exists"), std::string::npos) << r.err;
+	r = run_words(k, { "peer", "add", "--prim_nid", "10.9.9.9@tcp7" });
+	EXPECT_EQ(r.status, 1);
+	EXPECT_NE(r.err.find("no local NI on its net"), std::string::npos) << r.err;
+	r = run_words(k, { "peer", "add", "--prim_nid", "bogus" });
+	EXPECT_EQ(r.status, 1);
+	r = run_words(k, { "peer", "add" });
+	EXPECT_EQ(r.status, 2);
+
+	r = run_words(k, { "peer", "del", "--prim_nid", "192.168.1.30@tcp" });
+	EXPECT_EQ(r.status, 0) << r.err;
+	EXPECT_EQ(k.peers.size(), 1U);
+	r = run_words(k, { "peer", "del", "--prim_nid", "192.168.1.30@tcp" });
+	EXPECT_EQ(r.status, 1);
+	EXPECT_NE(r.err.find("cannot delete peer 192.168.1.30@tcp"), std::string::npos)
+		<< r.err;
+}
+
 // lnetctl debug recovery OPTIONS... against @k: what it must answer.
 void expect_recovery(FakeKernel &k, std::vector<std::string> options, int status,
 		     const std::string &out, const std::string &err = "")

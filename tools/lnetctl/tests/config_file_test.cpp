@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 // Reading configuration files for import: good files and malformed ones.
 #include <gtest/gtest.h>
+#include <lnet/nid.hpp>
 
 #include "config_file.hpp"
 
@@ -214,8 +215,8 @@ TEST(ConfigFile, UnsupportedSectionsAreListed)
 }
 
 // The peer section as Lustre's lnetctl exports it (a full export's state
-// and statistics keys are not configuration): a peer of one NID is what
-// this LNet makes on first contact; several NIDs are Multi-Rail.
+// and statistics keys are not configuration): a peer of one NID is
+// configured (peer add); several NIDs are Multi-Rail.
 TEST(ConfigFile, Peers)
 {
 	Parsed p = parse("peer:\n"
@@ -231,7 +232,12 @@ TEST(ConfigFile, Peers)
 			 "      peer ni:\n"
 			 "      -     nid: 192.0.2.7@tcp\n");
 	EXPECT_TRUE(p.o.ok()) << yaml::render(render_errors(p.o.errors));
-	EXPECT_EQ(p.plan.single_nid_peers, 2U);
+	EXPECT_EQ(p.plan.peers,
+		  (std::vector<PeerAdd>{
+			  { .primary = lnet::parse_nid("192.0.2.99@tcp").value(),
+			    .non_mr = true },
+			  { .primary = lnet::parse_nid("192.0.2.7@tcp").value(),
+			    .non_mr = false } }));
 	EXPECT_TRUE(p.plan.unsupported_peers.empty());
 
 	p = parse("peer:\n"
@@ -245,6 +251,8 @@ TEST(ConfigFile, Peers)
 		  (std::vector<std::string>{ "peer 192.0.2.50@tcp has 2 NIDs: Multi-Rail "
 					     "peers cannot be configured by this LNet yet" }));
 	expect_error("peer:\n    - Multi-Rail: false\n", "peer", EINVAL, "primary nid");
+	expect_error("peer:\n    - primary nid: 1.2.3.4@tcp\n      Multi-Rail: maybe\n",
+		     "peer", EINVAL, "'Multi-Rail' must be true or false");
 	expect_error("peer:\n    - primary nid: 1.2.3@tcp\n", "peer", EINVAL, "1.2.3@tcp");
 	expect_error("peer:\n    - primary nid: 1.2.3.4@tcp\n      peer ni:\n"
 		     "        - state: up\n", "peer", EINVAL, "needs a 'nid'");

@@ -41,6 +41,7 @@ public:
 	std::vector<RouteInfo> routes;
 	RoutingInfo routing{ false, { {} } };	// one CPT, no pools yet
 	std::vector<PeerInfo> peers;
+	std::vector<PeerAdd> peer_adds;		// every add_peer request
 	std::map<lnet_nid_t, PingReply> ping_replies;
 	std::vector<PingRequest> pings;
 	std::vector<RouterBufferTotals> buffer_totals_set;
@@ -182,6 +183,76 @@ public:
 	{
 		enter("get_peers");
 		return peers;
+	}
+
+	void add_peer(const PeerAdd &add) override
+	{
+		lnet_nid_t primary = add.primary;
+
+		enter("add_peer");
+		need_configured();
+		peer_adds.push_back(add);
+		bool on_our_net = false;
+
+		for (const auto &n : nis) {
+			if (n.config.nid == primary)
+				throw KernelError(EINVAL, "Invalid argument");
+			if (LNET_NIDNET(n.config.nid) == LNET_NIDNET(primary))
+				on_our_net = true;
+		}
+		if (!on_our_net)
+			throw KernelError(EHOSTUNREACH, "No route to host");
+		for (auto &p : peers) {
+			if (p.primary_nid != primary)
+				continue;
+			if (p.configured)
+				throw KernelError(EEXIST, "File exists");
+			p.configured = true;
+			return;
+		}
+		PeerInfo p;
+		p.primary_nid = primary;
+		p.configured = true;
+		PeerNiInfo ni;
+
+		ni.nid = primary;
+		p.nis.push_back(ni);
+		peers.push_back(p);
+	}
+
+	void del_peer(lnet_nid_t primary) override
+	{
+		enter("del_peer");
+		need_configured();
+		if (!std::erase_if(peers, [&](const PeerInfo &p) {
+			    return p.primary_nid == primary;
+		    }))
+			throw KernelError(ENOENT, "No such file or directory");
+	}
+
+	void set_conns_per_peer(std::optional<lnet_nid_t> nid,
+				std::uint32_t value) override
+	{
+		enter("set_conns_per_peer");
+		need_configured();
+		if (value > max_conns_per_peer)
+			throw KernelError(EINVAL, "Invalid argument");
+		int err = ENOENT;
+
+		for (auto &n : nis) {
+			if (nid && n.config.nid != *nid)
+				continue;
+			auto *sock = std::get_if<SockTunables>(&n.config.lnd);
+			if (!sock) {
+				if (nid)
+					err = EOPNOTSUPP;
+				continue;
+			}
+			sock->conns_per_peer = value ? value : 1;
+			err = 0;
+		}
+		if (err)
+			throw KernelError(err, std::strerror(err));
 	}
 
 	RecoveryQueue get_recovery_queue(HealthOf what) override
@@ -493,8 +564,7 @@ private:
 				o.conns_per_peer = 1;
 			if (o.ntx == 0)
 				o.ntx = 512;
-			if (o.timeout == 0)
-				o.timeout = 50;
+			// ko2iblnd: the timeout is the NI's own, as ksocklnd's
 			c.lnd = o;
 		}
 	}

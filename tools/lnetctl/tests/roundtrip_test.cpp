@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 // export -> import through the fake kernel recreates the configuration.
 #include <gtest/gtest.h>
+#include <lnet/nid.hpp>
 
 #include <cstdio>
 #include <filesystem>
@@ -36,6 +37,7 @@ FakeKernel configured_node()
 		{ "route", "add", "--net", "o2ib5", "--gateway", "10.0.0.1@tcp1", "--hop",
 		  "2", "--priority", "1" },
 		{ "route", "add", "--net", "tcp9", "--gateway", "192.168.1.1@tcp" },
+		{ "peer", "add", "--prim_nid", "192.168.1.20@tcp", "--non_mr" },
 		{ "set", "discovery", "0" },
 		{ "set", "transaction_timeout", "40" },
 		{ "set", "retry_count", "1" },
@@ -53,6 +55,7 @@ void expect_same_config(const FakeKernel &a, const FakeKernel &b)
 	EXPECT_EQ(a.nis, b.nis);
 	EXPECT_EQ(a.routes, b.routes);
 	EXPECT_EQ(a.params, b.params);
+	EXPECT_EQ(a.peers, b.peers);
 }
 
 TEST(RoundTrip, ExportImportRecreatesConfiguration)
@@ -124,7 +127,8 @@ TEST(RoundTrip, ExportShape)
 			     "      -     interfaces:\n                  0: eth0\n", 0), 0U)
 		<< text;
 	EXPECT_EQ(text.find("net type: lo"), std::string::npos) << text;
-	EXPECT_EQ(text.find("nid:"), std::string::npos) << text;
+	EXPECT_EQ(text.substr(0, text.find("\nroute:")).find("nid:"), std::string::npos)
+		<< text;
 	EXPECT_NE(text.find("\nroute:\n-     net: o2ib5\n      gateway: 10.0.0.1@tcp1\n"
 			    "      hop: 2\n      priority: 1\n-     net: tcp9\n"),
 		  std::string::npos) << text;
@@ -133,7 +137,11 @@ TEST(RoundTrip, ExportShape)
 		  std::string::npos) << text;
 	// derived from transaction_timeout 40 and retry_count 1
 	EXPECT_NE(text.find("    lnd_timeout: 19\n"), std::string::npos);
-	EXPECT_EQ(text.find("\npeer:"), std::string::npos);
+	// peer add's peers, as Lustre's keys
+	EXPECT_NE(text.find("\npeer:\n-     primary nid: 192.168.1.20@tcp\n"
+			    "      Multi-Rail: false\n      peer ni:\n"
+			    "      -     nid: 192.168.1.20@tcp\nglobal:\n"),
+		  std::string::npos) << text;
 	EXPECT_EQ(text.find("\nudsp:"), std::string::npos);
 }
 
@@ -267,23 +275,37 @@ TEST(RoundTrip, FileWithErrorsIsNotApplied)
 }
 
 // What this LNet cannot configure fails the import before anything of
-// the file is applied; peers of one NID are taken (nothing to do).
+// the file is applied; peers of one NID are configured, those behind a
+// router skipped (nothing to configure here).
 TEST(RoundTrip, UnsupportedFailsWholeSinglePeersTaken)
 {
 	FakeKernel a = configured_node();
 	std::string text = yaml_of(export_config(a, ExportArgs{}));
-	std::string single = text + "peer:\n"
-				    "-     primary nid: 192.168.1.11@tcp\n"
-				    "      Multi-Rail: true\n"
-				    "      peer ni:\n"
-				    "      -     nid: 192.168.1.11@tcp\n";
+	const std::string routed = "-     primary nid: 172.16.0.1@tcp9\n"
+				   "      Multi-Rail: true\n"
+				   "      peer ni:\n"
+				   "      -     nid: 172.16.0.1@tcp9\n";
+	const std::string local = "-     primary nid: 192.168.1.11@tcp\n"
+				  "      Multi-Rail: true\n"
+				  "      peer ni:\n"
+				  "      -     nid: 192.168.1.11@tcp\n";
+	const std::string second_nid = "      -     nid: 10.0.0.11@tcp1\n";
 
+	// the export's peer section comes last but global: add to it
+	ASSERT_NE(text.find("\npeer:\n"), std::string::npos) << text;
+	std::string single = text;
+	single.insert(single.find("global:\n"), routed + local);
 	FakeKernel b;
 	Outcome o = apply_config(b, single, ImportMode::add);
 	EXPECT_TRUE(o.ok()) << yaml::render(render_errors(o.errors));
+	ASSERT_EQ(b.peers.size(), 2U);
+	EXPECT_EQ(b.peers[1].primary_nid, lnet::parse_nid("192.168.1.11@tcp").value());
+	EXPECT_EQ(b.peer_adds.back().non_mr, false);
+	b.peers.pop_back();
 	expect_same_config(a, b);
 
-	std::string multi = single + "      -     nid: 10.0.0.11@tcp1\n";
+	std::string multi = text;
+	multi.insert(multi.find("global:\n"), routed + local + second_nid);
 	FakeKernel c;
 	o = apply_config(c, multi, ImportMode::add);
 	EXPECT_EQ(o.exit_code(), 1);

@@ -69,16 +69,36 @@ struct HealthSetArgs {
 	bool operator==(const HealthSetArgs &) const = default;
 };
 
-// net set: an NI's health, and/or the timeout of the LND behind --net
+// net set: an NI's health and/or connections per peer (--nid or --all),
+// and/or the timeout of the LND behind --net
 struct NetSetArgs : HealthSetArgs {
 	std::string net;
 	std::optional<std::int64_t> lnd_timeout;
+	std::optional<std::int64_t> conns_per_peer;
 
 	bool operator==(const NetSetArgs &) const = default;
 };
 
 struct PeerSetArgs : HealthSetArgs {
 	bool operator==(const PeerSetArgs &) const = default;
+};
+
+// peer add / peer del: --prim_nid, and --nid's list (which may only name
+// the primary: no Multi-Rail yet)
+struct PeerAddArgs {
+	std::string prim_nid;
+	std::string nids;
+	bool non_mr = false;
+	bool lock_prim = false;
+
+	bool operator==(const PeerAddArgs &) const = default;
+};
+
+struct PeerDelArgs {
+	std::string prim_nid;
+	std::string nids;
+
+	bool operator==(const PeerDelArgs &) const = default;
 };
 
 struct PeerShowArgs {
@@ -237,6 +257,8 @@ Outcome net_add(Kernel &k, const NetAddArgs &a);
 Outcome net_del(Kernel &k, const NetDelArgs &a);
 Outcome net_show(Kernel &k, const NetShowArgs &a);
 Outcome net_set(Kernel &k, const NetSetArgs &a);
+Outcome peer_add(Kernel &k, const PeerAddArgs &a);
+Outcome peer_del(Kernel &k, const PeerDelArgs &a);
 Outcome peer_show(Kernel &k, const PeerShowArgs &a);
 Outcome peer_set(Kernel &k, const PeerSetArgs &a);
 Outcome route_add(Kernel &k, const RouteAddArgs &a);

@@ -4,6 +4,7 @@
 
 #include <lnet/nid.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <fstream>
 #include <iostream>
@@ -25,7 +26,7 @@ std::string command_of(ImportMode mode)
 
 void apply_add(Kernel &k, const ConfigPlan &plan, Outcome &o)
 {
-	if (!plan.nis.empty() || !plan.routes.empty()) {
+	if (!plan.nis.empty() || !plan.routes.empty() || !plan.peers.empty()) {
 		try {
 			k.configure(false, false);
 		} catch (const KernelError &e) {
@@ -58,6 +59,31 @@ void apply_add(Kernel &k, const ConfigPlan &plan, Outcome &o)
 				       " via " + lnet::nid_to_string(r.gateway), e);
 		}
 	}
+	// A peer behind a router (no NI on its net: EHOSTUNREACH) has nothing
+	// to configure here, and one configured already stays so. A file
+	// exported by a node this one talked to lists this node too.
+	std::vector<NiInfo> ours;
+
+	if (!plan.peers.empty()) {
+		try {
+			ours = k.get_nis();
+		} catch (const KernelError &e) {
+			o.fail("add", "peer", "cannot get networks", e);
+		}
+	}
+	for (const auto &p : plan.peers) {
+		if (std::any_of(ours.begin(), ours.end(), [&](const NiInfo &ni) {
+			    return ni.config.nid == p.primary;
+		    }))
+			continue;
+		try {
+			k.add_peer(p);
+		} catch (const KernelError &e) {
+			if (e.error() != EHOSTUNREACH && e.error() != EEXIST)
+				o.fail("add", "peer",
+				       "cannot add peer " + lnet::nid_to_string(p.primary), e);
+		}
+	}
 	if (plan.buffers) {
 		try {
 			k.set_router_buffers(*plan.buffers);
@@ -88,6 +114,18 @@ void apply_add(Kernel &k, const ConfigPlan &plan, Outcome &o)
 void apply_del(Kernel &k, const ConfigPlan &plan, Outcome &o)
 {
 	std::optional<std::vector<NiInfo>> current;
+
+	// a peer that is gone already (ENOENT: deleted, or freed when idle)
+	// is what --del asks for
+	for (const auto &p : plan.peers) {
+		try {
+			k.del_peer(p.primary);
+		} catch (const KernelError &e) {
+			if (e.error() != ENOENT)
+				o.fail("del", "peer",
+				       "cannot delete peer " + lnet::nid_to_string(p.primary), e);
+		}
+	}
 
 	for (const auto &r : plan.routes) {
 		try {
@@ -136,6 +174,7 @@ Outcome collect_config(Kernel &k, bool backup)
 	Outcome o;
 	std::vector<NiView> nis;
 	std::vector<RouteInfo> routes;
+	std::vector<PeerInfo> peers;
 	RoutingInfo routing;
 	yaml::Map globals;
 	NetFields net_fields;
@@ -150,6 +189,13 @@ Outcome collect_config(Kernel &k, bool backup)
 		routes = k.get_routes();
 	} catch (const KernelError &e) {
 		o.fail("show", "route", "cannot get routes", e);
+	}
+	try {
+		// only what peer add made: the others come and go with traffic
+		peers = k.get_peers();
+		std::erase_if(peers, [](const PeerInfo &p) { return !p.configured; });
+	} catch (const KernelError &e) {
+		o.fail("show", "peer", "cannot get peers", e);
 	}
 	try {
 		routing = k.get_routing();
@@ -190,6 +236,8 @@ Outcome collect_config(Kernel &k, bool backup)
 						     render_routing(routing));
 		yaml::add(o.out, "buffers", render_buffers(routing));
 	}
+	if (!peers.empty())
+		yaml::add(o.out, "peer", render_config_peers(peers));
 	if (!globals.empty())
 		yaml::add(o.out, "global", yaml::map(std::move(globals)));
 	return o;
