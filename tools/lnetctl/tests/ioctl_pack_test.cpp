@@ -348,6 +348,30 @@ TEST(IoctlPack, PeerNiAndNiStats)
 	EXPECT_EQ(u32_at(sh, 24), 1U);
 }
 
+TEST(IoctlPack, PeerConfigAndConnsPerPeerBytes)
+{
+	const lnet_nid_t nid = 0x00020000c0000263ULL;	// 192.0.2.99@tcp
+
+	lnet_ioctl_peer_cfg pc = pack_peer_cfg(PeerAdd{ .primary = nid, .non_mr = true,
+							.lock_prim = true });
+	EXPECT_EQ(u32_at(pc, 0), 32U);
+	EXPECT_EQ(u32_at(pc, 4), LNET_IOCTL_VERSION2);
+	EXPECT_EQ(u64_at(pc, 8), nid);
+	EXPECT_EQ(u64_at(pc, 16), LNET_NID_ANY);
+	EXPECT_EQ(u32_at(pc, 24), LNET_IOCTL_PEER_CFG_NON_MR | LNET_IOCTL_PEER_CFG_LOCK_PRIM);
+	EXPECT_EQ(u32_at(pc, 28), 0U);
+	EXPECT_EQ(u32_at(pack_peer_cfg(PeerAdd{ .primary = nid }), 24), 0U);
+
+	lnet_ioctl_conns_per_peer c = pack_conns_per_peer(nid, 3);
+	EXPECT_EQ(u32_at(c, 0), 24U);
+	EXPECT_EQ(u64_at(c, 8), nid);
+	EXPECT_EQ(u32_at(c, 16), 0U);
+	EXPECT_EQ(u32_at(c, 20), 3U);
+	c = pack_conns_per_peer(std::nullopt, 0);
+	EXPECT_EQ(u64_at(c, 8), LNET_NID_ANY);
+	EXPECT_EQ(u32_at(c, 16), 1U);
+}
+
 TEST(IoctlPack, RecoveryQueueBytes)
 {
 	lnet_ioctl_recovery_list l = pack_get_recovery_queue(HealthOf::peer_ni);
