@@ -499,4 +499,8 @@ bool ksock_sock_zc_capable(struct socket *sock);
 int ksock_net_pick_iface(struct ksock_net *net, const char *name);
 int ksock_net_tunables(struct ksock_net *net, struct lnet_lnd_tunables *t);
 
+/* socklnd_ioctl.c: GET_PEER, GET_CONN */
+void ksock_ioctl_init(void);
+void ksock_ioctl_fini(void);
+
 #endif /* _KSOCKLND_H */

@@ -198,6 +198,49 @@ std::vector<RouteInfo> DevLnet::get_routes()
 	return routes;
 }
 
+namespace {
+
+// Entries 0, 1, ... of GET_PEER or GET_CONN until ENOENT, each read by
+// @unpack.
+template <typename T, typename Ioctl, typename Unpack>
+std::vector<T> lnd_walk(Ioctl ioctl, unsigned long cmd, std::uint32_t net,
+			Unpack unpack)
+{
+	std::vector<T> out;
+
+	for (std::uint32_t i = 0; i < max_entries; i++) {
+		auto d = pack_lnd_get(net, i);
+		int err = ioctl(cmd, &d);
+
+		if (err == ENOENT)
+			break;
+		if (err)
+			throw KernelError(err, lnet::ioctl_error_text(err));
+		out.push_back(unpack(d));
+	}
+	return out;
+}
+
+}  // namespace
+
+std::vector<LndPeer> DevLnet::lnd_peers(std::uint32_t net)
+{
+	auto ioctl = [this](unsigned long cmd, void *arg) { return try_ioctl(cmd, arg); };
+
+	if (LNET_NETTYP(net) == LNET_LND_O2IB)
+		return lnd_walk<LndPeer>(ioctl, LNET_IOC_GET_PEER, net, unpack_o2ib_peer);
+	return lnd_walk<LndPeer>(ioctl, LNET_IOC_GET_PEER, net, unpack_sock_peer);
+}
+
+std::vector<LndConn> DevLnet::lnd_conns(std::uint32_t net)
+{
+	auto ioctl = [this](unsigned long cmd, void *arg) { return try_ioctl(cmd, arg); };
+
+	if (LNET_NETTYP(net) == LNET_LND_O2IB)
+		return lnd_walk<LndConn>(ioctl, LNET_IOC_GET_CONN, net, unpack_o2ib_conn);
+	return lnd_walk<LndConn>(ioctl, LNET_IOC_GET_CONN, net, unpack_sock_conn);
+}
+
 RoutingInfo DevLnet::get_routing()
 {
 	RoutingInfo info;

@@ -46,6 +46,8 @@ public:
 				lnet_nid_t dst) override;
 	void fault_reset(FaultKind kind) override;
 	std::vector<FaultInfo> fault_list(FaultKind kind) override;
+	std::vector<LndPeer> lnd_peers(std::uint32_t net) override;
+	std::vector<LndConn> lnd_conns(std::uint32_t net) override;
 	std::optional<std::string> read_param(std::string_view module,
 					      std::string_view name) override;
 	void write_param(std::string_view module, std::string_view name,
