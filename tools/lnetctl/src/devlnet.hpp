@@ -5,6 +5,7 @@
 #ifndef LNETCTL_DEVLNET_HPP
 #define LNETCTL_DEVLNET_HPP
 
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -59,6 +60,8 @@ private:
 	// ioctl itself (the caller decides what ENOENT means).
 	int try_ioctl(unsigned long cmd, void *arg);
 	void do_ioctl(unsigned long cmd, void *arg);
+	// try_ioctl() for the GET walks
+	std::function<int(unsigned long, void *)> ioctl_fn();
 	std::string param_path(std::string_view module, std::string_view name) const;
 
 	lnet::LnetDevice dev_;
