@@ -322,12 +322,15 @@ static int __init kib_module_init(void)
 	if (rc) {
 		debugfs_remove_recursive(kib_data.debugfs);
 		destroy_workqueue(kib_data.wq);
+		return rc;
 	}
-	return rc;
+	kib_ioctl_init();
+	return 0;
 }
 
 static void __exit kib_module_exit(void)
 {
+	kib_ioctl_fini();
 	/* no NI of ours can exist: each holds a reference on this module */
 	lnet_unregister_lnd(&kib_lnd);
 	debugfs_remove_recursive(kib_data.debugfs);

@@ -592,4 +592,8 @@ int kib_recv(struct lnet_ni *ni, void *private, struct lnet_msg *msg,
 	     bool delayed, struct iov_iter *to, unsigned int mlen,
 	     unsigned int rlen);
 
+/* o2iblnd_ioctl.c: GET_PEER, GET_CONN */
+void kib_ioctl_init(void);
+void kib_ioctl_fini(void);
+
 #endif /* _KO2IBLND_H */

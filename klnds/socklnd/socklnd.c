@@ -319,6 +319,7 @@ static int __init ksock_module_init(void)
 	rc = lnet_register_lnd(&ksock_lnd);
 	if (rc)
 		goto fail_passive;
+	ksock_ioctl_init();
 	return 0;
 
 fail_passive:
@@ -332,6 +333,7 @@ fail_connd_wq:
 
 static void __exit ksock_module_exit(void)
 {
+	ksock_ioctl_fini();
 	/* no NI of ours can exist: each holds a reference on this module */
 	lnet_unregister_lnd(&ksock_lnd);
 	lnet_hs_pool_fini(&ksock_data.passive);

@@ -500,4 +500,8 @@ int ksock_net_pick_iface(struct ksock_net *net, const char *name);
 int ksock_net_tunables(struct ksock_net *net, struct lnet_lnd_tunables *t);
 void ksock_set_conns_per_peer(struct lnet_ni *ni, unsigned int conns);
 
+/* socklnd_ioctl.c: GET_PEER, GET_CONN */
+void ksock_ioctl_init(void);
+void ksock_ioctl_fini(void);
+
 #endif /* _KSOCKLND_H */

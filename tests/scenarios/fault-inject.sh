@@ -2,6 +2,9 @@
 # Fault injection (lnetctl fault, LNET_FAULT) between two guests on tcp0
 # (ksocklnd, eth0). Guest 1 (g1) installs receive-side rules for the GETs
 # of guest 0's (g0) LNet pings, g0 pings and measures:
+#   - lctl net_drop_add (Lustre's verbs, the same rule table): the rule is
+#     in lnetctl's list and lctl net_drop_list, the ping times out and the
+#     rule counts it, lctl net_drop_del removes it;
 #   - drop --rate 1 --message GET: the ping times out, the rule counts the
 #     drop; del --all: pings work again;
 #   - drop --rate 2 --seed S: exactly 5 of 10 pings fail, and after reset
@@ -36,6 +39,7 @@
 . "$LNET_TOP/scripts/guest/lib.sh"
 
 LNETCTL=$LNET_TOP/build/tools/lnetctl/lnetctl
+LCTL=$LNET_TOP/build/tools/lctl/lctl
 LNET_KO=$LNET_MODDIR/lnet/lnet.ko
 SOCK_KO=$LNET_MODDIR/klnds/socklnd/ksocklnd.ko
 OUT=/tmp/fi.out
@@ -59,6 +63,22 @@ lc_refused() {
 		t_fail "$name" "no '$text' in: $(tr '\n' ' ' <"$ERR")"
 	else
 		t_ok "$name"
+	fi
+}
+
+# lctl_has NAME REGEX ARGS...: lctl ARGS prints a line matching REGEX
+# (grep -E) on standard output.
+lctl_has() {
+	local name=$1 re=$2 rc
+	shift 2
+	"$LCTL" "$@" >"$OUT" 2>"$ERR"
+	rc=$?
+	echo "\$ lctl $* -> $rc"
+	cat "$OUT" "$ERR"
+	if grep -qE -- "$re" "$OUT"; then
+		t_ok "$name"
+	else
+		t_fail "$name" "exit $rc, no line like '$re' in: $(cat "$OUT" "$ERR" | tr '\n' ' ')"
 	fi
 }
 
@@ -139,6 +159,24 @@ if [ "$GUEST_INDEX" != 0 ]; then
 	t_flag_set up
 	flag_wait ready
 
+	# lctl's verbs on the same table: drop every GET from g0
+	g0_re=${peer_nid//./\\.}
+	lctl_has "lctl net_drop_add: GETs from g0" "^Added drop rule $g0_re->\\* \\(1/1\\)\$" \
+		net_drop_add -s "$peer_nid" -d '*' -r 1 -m GET
+	lc_ok "lnetctl fault drop show after lctl net_drop_add" fault drop show
+	t_check "... lists lctl's rule" grep -qE "^[ -]*source: $g0_re\$" "$OUT"
+	lctl_has "lctl net_drop_list lists it" "^$g0_re->\\* \\(1/1 \\| 0\\) ptl 0, msg 4, 0/0," \
+		net_drop_list
+	t_flag_set lctl_drop
+	flag_wait lctl_pinged
+	lctl_has "lctl net_drop_list counted the dropped GET" \
+		"^$g0_re->\\* .* [1-9][0-9]*/[1-9][0-9]*, PUT 0, ACK 0, GET [1-9]" net_drop_list
+	lctl_has "lctl net_drop_del -s g0" "^Removed 1 drop rules\$" net_drop_del -s "$peer_nid"
+	lc_ok "drop show after lctl net_drop_del" fault drop show
+	t_check "no drop rule left after lctl net_drop_del" grep -qx 'fault drop: \[\]' "$OUT"
+	t_flag_set lctl_del
+	flag_wait lctl_ok
+
 	# drop every GET from g0
 	lc_ok "drop add: GETs from g0, rate 1" fault drop add --source "$peer_nid" \
 		--dest '*' --rate 1 --message GET || t_abort
@@ -210,6 +248,14 @@ fi
 flag_wait up
 t_retry "LNet ping of g1 ($peer_nid)" 90 "$LNETCTL" ping "$peer_nid" --timeout 2
 t_flag_set ready
+
+flag_wait lctl_drop
+timed_ping 3
+t_check "ping fails while g1's lctl rule drops its GETs" test "$PING_RC" != 0
+t_flag_set lctl_pinged
+flag_wait lctl_del
+t_retry "ping works again after lctl net_drop_del" 30 "$LNETCTL" ping "$peer_nid" --timeout 2
+t_flag_set lctl_ok
 
 flag_wait drop1
 timed_ping 3

@@ -41,6 +41,31 @@ t_check "client checks reported" test "$(wc -l </tmp/checks)" -ge 30
 # The hellos this guest sent and received, for the record.
 [ "$net" = tcp ] && dmesg | grep -E 'ksocklnd(: hello| hello:)' >/mnt/hello.txt
 
+# The LND's own tables through lctl while lnet_lndtest's connections are
+# up: the peer, and its connections (ksocklnd: control, bulk-in and
+# bulk-out, conns_per_peer being 1 for the guests' NIC of unknown speed;
+# ko2iblnd: at least one).
+LCTL=$LNET_TOP/build/tools/lctl/lctl
+peer_at="^([0-9]+-)?${peer//./\\.}@$net "
+peer_listed() {
+	local out
+	out=$("$LCTL" --net "$net" peer_list | grep -E "$peer_at") || return 1
+	[ "$net" != tcp ] || grep -q '#3$' <<<"$out"
+}
+conns_listed() {
+	local out t
+	out=$("$LCTL" --net "$net" conn_list | grep -E "$peer_at") || return 1
+	[ "$net" = tcp ] || return 0
+	[ "$(wc -l <<<"$out")" = 3 ] || return 1
+	for t in C I O; do
+		grep -q " $t\[" <<<"$out" || return 1
+	done
+}
+t_retry "lctl --net $net peer_list: $peer@$net" 30 peer_listed
+t_retry "lctl --net $net conn_list: the connections to $peer@$net" 30 conns_listed
+"$LCTL" --net "$net" peer_list
+"$LCTL" --net "$net" conn_list
+
 # Stay up (serving) until the other guest's client is done with us.
 t_retry "peer's client done" 600 \
 	grep -qx '[1-9][0-9]*' /sys/module/lnet_lndtest/parameters/peer_done

@@ -402,23 +402,11 @@ static inline struct lnet_libmd *lnet_msg_payload_md(const struct lnet_msg *msg)
 }
 
 /*
- * ioctl.c: /dev/lnet. Other modules (lnet_selftest) may take the commands
- * the core does not know: @handle gets the validated kernel copy of the
- * argument (ioc_len bytes) and returns -ENOIOCTLCMD for a command that is
- * not its own. It runs in process context, without LNet locks, after the
- * CAP_NET_ADMIN check; it must not be registered twice.
+ * ioctl.c: /dev/lnet; the handlers of other modules' commands are
+ * registered through <linux/lnet/lnd.h>.
  */
-struct lnet_ioctl_hdr;
 struct lnet_ioctl_data;
 
-struct lnet_ioctl_handler {
-	struct list_head	list;
-	int			(*handle)(unsigned int cmd,
-					  struct lnet_ioctl_hdr *hdr);
-};
-
-int lnet_ioctl_register(struct lnet_ioctl_handler *h);
-void lnet_ioctl_unregister(struct lnet_ioctl_handler *h);
 /* The inline buffers of a validated generic block (NULL if absent). */
 char *lnet_ioctl_inline1(struct lnet_ioctl_data *data);
 char *lnet_ioctl_inline2(struct lnet_ioctl_data *data);

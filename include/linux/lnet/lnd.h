@@ -100,6 +100,26 @@ struct lnet_lnd {
 int lnet_register_lnd(struct lnet_lnd *lnd);
 void lnet_unregister_lnd(struct lnet_lnd *lnd);
 
+/*
+ * /dev/lnet commands the core does not know go to the modules that
+ * register for them (the LNDs' GET_PEER/GET_CONN, lnet_selftest):
+ * @handle gets the validated kernel copy of the argument (ioc_len bytes),
+ * which lnet.ko copies back to user space after it returns 0, and returns
+ * -ENOIOCTLCMD for a command that is not its own. It runs in process
+ * context, without LNet locks, after the CAP_NET_ADMIN check; LNet may be
+ * stopped. A handler must not be registered twice.
+ */
+struct lnet_ioctl_hdr;
+
+struct lnet_ioctl_handler {
+	struct list_head	list;
+	int			(*handle)(unsigned int cmd,
+					  struct lnet_ioctl_hdr *hdr);
+};
+
+int lnet_ioctl_register(struct lnet_ioctl_handler *h);
+void lnet_ioctl_unregister(struct lnet_ioctl_handler *h);
+
 int lnet_parse(struct lnet_ni *ni, const struct lnet_hdr *hdr,
 	       lnet_nid_t from, void *private, bool rdma_req);
 void lnet_finalize(struct lnet_msg *msg, int status);

@@ -19,8 +19,9 @@ constexpr std::uint32_t ping = sizeof(struct lnet_ioctl_ping_data);
 constexpr std::uint32_t ni = sizeof(struct lnet_ioctl_config_ni);
 
 // Commands lnet.ko does not handle itself go to the modules that register
-// for them (LNDs, selftest) or fail with EINVAL; their sizes here are the
-// group's declared structure, which is all the fuzzer needs.
+// for them (LNDs: GET_PEER and GET_CONN; selftest) or fail with EINVAL;
+// their sizes here are the group's declared structure, which is all the
+// fuzzer needs.
 constexpr Command table[] = {
 	{ 31, "CLEAR_DEBUG", v1, gen, false, false },
 	{ 32, "MARK_DEBUG", v1, gen, false, false },
@@ -266,6 +267,11 @@ void shape_ping(Gen &g, Case &k)
 
 }  // namespace
 
+bool lnd_listing(unsigned int nr)
+{
+	return nr == _IOC_NR(LNET_IOC_GET_PEER) || nr == _IOC_NR(LNET_IOC_GET_CONN);
+}
+
 std::span<const Command> commands()
 {
 	return table;
@@ -367,6 +373,16 @@ Case make_case(const Options &opt, std::uint64_t index)
 	const unsigned int sent = _IOC_TYPE(k.cmd) == LNET_IOC_TYPE ? _IOC_NR(k.cmd) : 0;
 	if (sent == 62 || sent == 77)
 		shape_ping(g, k);
+	// an LND listing: mostly a net an LND has, an index around its peers
+	if (lnd_listing(sent) && version == v1 && k.arg.size() >= gen && g.chance(70)) {
+		auto *d = reinterpret_cast<struct lnet_ioctl_data *>(k.arg.data());
+		const std::uint32_t nets[] = { LNET_MKNET(LNET_LND_SOCK, 0),
+					       LNET_MKNET(LNET_LND_O2IB, 0),
+					       LNET_MKNET(LNET_LND_SOCK, 9),
+					       static_cast<std::uint32_t>(g.value()) };
+		d->ioc_net = nets[g.below(std::size(nets))];
+		d->ioc_count = static_cast<std::uint32_t>(g.below(8));
+	}
 	// the index of a GET walks around what exists
 	if (sent == 83 || sent == 97 || sent == 94) {
 		const std::size_t off = sent == 83 ? offsetof(struct lnet_ioctl_config_data, cfg_count)

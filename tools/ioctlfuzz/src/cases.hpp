@@ -24,6 +24,10 @@ struct Command {
 	bool core;			// handled by lnet.ko itself
 };
 
+// GET_PEER and GET_CONN: a listing that ksocklnd and ko2iblnd answer for
+// a net of their type (generic block: ioc_net, ioc_count).
+bool lnd_listing(unsigned int nr);
+
 // The commands of the uapi header, in command-number order.
 std::span<const Command> commands();
 const Command *find_command(unsigned int nr);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include <sys/ioctl.h>
+#include <unistd.h>
 
 #include <linux/lnet/lnet-ioctl.h>
 
@@ -642,6 +643,28 @@ const FixedCase cases[] = {
 	call("FAULT DROP_DEL of every rule: 0", R, 0,
 	     [](FixedContext &c) { return c.ioctl(LNET_IOC_LNET_FAULT, fault(LNET_FAULT_DROP_DEL)); }),
 
+	// ---- LND listings (GET_PEER, GET_CONN: an LND's, else nobody's)
+	call("GET_PEER with version 2: EINVAL", R, EINVAL,
+	     [](FixedContext &c) {
+		     return generic(c, LNET_IOC_GET_PEER, [](GenBuf &g) {
+			     g.d.ioc_hdr.ioc_version = LNET_IOCTL_VERSION2;
+			     g.d.ioc_net = tcp(0);
+		     });
+	     }),
+	call("GET_CONN of a gni net (no LND answers): EINVAL", R, EINVAL,
+	     [](FixedContext &c) {
+		     return generic(c, LNET_IOC_GET_CONN, [](GenBuf &g) { g.d.ioc_net = gni(0); });
+	     }),
+	check("GET_PEER of tcp9: ENETDOWN (ksocklnd loaded) or EINVAL (not)", R,
+	      [](FixedContext &c) {
+		      const bool sock = access("/sys/module/ksocklnd", F_OK) == 0;
+		      const int rc = generic(c, LNET_IOC_GET_PEER, [](GenBuf &g) {
+			      g.d.ioc_net = tcp(9);
+			      g.d.ioc_count = 0;
+		      });
+		      return unless(rc == (sock ? ENETDOWN : EINVAL), "wrong errno");
+	      }),
+
 	// ---- random bytes
 	check("fuzz: no EFAULT for in-bounds buffers", R, fuzz),
 	call("after the fuzz GET_LOCAL_NI 0 still works", R, 0,
@@ -665,6 +688,10 @@ const FixedCase cases[] = {
 	     [](FixedContext &c) { return c.ioctl(LNET_IOC_LNET_FAULT, fault(LNET_FAULT_DROP_LIST)); }),
 	call("user: RESET_LNET_STATS: EACCES", U, EACCES,
 	     [](FixedContext &c) { return c.ioctl(LNET_IOC_RESET_LNET_STATS, hdr_only()); }),
+	call("user: GET_CONN (an LND's): EACCES", U, EACCES,
+	     [](FixedContext &c) {
+		     return generic(c, LNET_IOC_GET_CONN, [](GenBuf &g) { g.d.ioc_net = tcp(0); });
+	     }),
 	call("user: unknown command: EACCES", U, EACCES,
 	     [](FixedContext &c) { return c.ioctl(LNET_IOC_GET_PEER_LIST, hdr_only()); }),
 	call("user: GET_LOCAL_NI: 0", U, 0,

@@ -9,6 +9,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "cases.hpp"
 
@@ -18,6 +19,7 @@ struct Expectation {
 	std::optional<int> exact;	// the errno (0: success) that must come back
 	bool refused = false;		// user: must not succeed
 	bool enomem_ok = false;		// allocations are being failed on purpose
+	std::vector<int> one_of;	// not empty: the answer is one of these
 };
 
 Expectation expect(const Case &k, bool privileged);

@@ -65,10 +65,27 @@ TEST(Oracle, Header)
 	// a length the buffer does not have: the copy faults
 	EXPECT_EQ(expect(make(LNET_IOC_GET_LNET_STATS, 4096, LNET_IOCTL_VERSION2, stats), true).exact,
 		  EFAULT);
-	// a handler's command: either version, any length in range
-	EXPECT_FALSE(
-		expect(make(LNET_IOC_GET_CONN, 128, LNET_IOCTL_VERSION2, 128), true).exact.has_value());
-	EXPECT_EQ(expect(make(LNET_IOC_GET_CONN, 128, 7, 128), true).exact, EINVAL);
+	// a command no module takes: either version, any length in range
+	EXPECT_FALSE(expect(make(LNET_IOC_GET_INTERFACE, 128, LNET_IOCTL_VERSION2, 128), true)
+			     .exact.has_value());
+	EXPECT_EQ(expect(make(LNET_IOC_GET_INTERFACE, 128, 7, 128), true).exact, EINVAL);
+}
+
+// GET_PEER / GET_CONN: the generic block or EINVAL; then an LND's answers.
+TEST(Oracle, LndListing)
+{
+	const Case v2 = make(LNET_IOC_GET_CONN, 128, LNET_IOCTL_VERSION2, 128);
+	EXPECT_EQ(expect(v2, true).exact, EINVAL);
+	EXPECT_EQ(expect(v2, false).exact, EACCES);
+	const Case v1 = make(LNET_IOC_GET_PEER, 128, LNET_IOCTL_VERSION, 128);
+	const Expectation e = expect(v1, true);
+	EXPECT_FALSE(e.exact.has_value());
+	EXPECT_EQ(judge(v1, e, 0), "");
+	EXPECT_EQ(judge(v1, e, ENOENT), "");
+	EXPECT_EQ(judge(v1, e, ENETDOWN), "");
+	EXPECT_EQ(judge(v1, e, EINVAL), "");
+	EXPECT_NE(judge(v1, e, EPERM), "");
+	EXPECT_NE(judge(v1, e, 515), "");	// ENOIOCTLCMD leaked
 }
 
 TEST(Oracle, Judge)

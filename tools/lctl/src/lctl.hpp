@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 //
-// lctl: the network verbs admins type on Lustre nodes, with the output
-// Lustre's lctl prints, over the same /dev/lnet client as lnetctl.
+// lctl: the network verbs admins type on Lustre nodes (and the fault rules
+// of net_drop_* / net_delay_*), with the output Lustre's lctl prints, over
+// the same /dev/lnet client as lnetctl.
 #ifndef LCTL_LCTL_HPP
 #define LCTL_LCTL_HPP
 

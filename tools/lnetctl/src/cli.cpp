@@ -391,49 +391,11 @@ void Cli::fault_kind_verbs(CLI::App *fault, std::size_t i, FaultKind kind)
 
 	auto *add = top->add_subcommand("add", drop ? "add a drop rule" :
 						      "add a delay rule");
-	add->add_option("-s,--source", add_args.source,
-			"source NID of the messages ('*': any, '*@NET': any on NET)")
-		->type_name("NID");
-	add->add_option("-d,--dest", add_args.dest,
-			"destination NID ('*': any, '*@NET': any on NET)")
-		->type_name("NID");
-	add_int(add, "-r,--rate", add_args.rate,
-		"act on one of every N matching messages");
-	add_int(add, drop ? "-i,--interval" : "--interval", add_args.interval,
-		"act on one matching message per S-second window")
-		->type_name("S");
-	if (!drop)
-		add_int(add, "-l,--latency", add_args.latency,
-			"seconds to hold a message (> 0)")->type_name("S");
-	add_repeatable(add, "-p,--portal", add_args.portals,
-		       "only PUTs and GETs to this portal 0..63 (repeatable)", "P");
-	add_repeatable(add, "-m,--message", add_args.messages,
-		       "only this message type: PUT, ACK, GET, REPLY (repeatable)",
-		       "TYPE");
-	if (drop) {
-		add_repeatable(add, "-e,--health_error", add_args.health_errors,
-			       "fail sends with this health status instead of "
-			       "dropping on receive (repeatable; random: any)",
-			       "KIND");
-		add->add_flag("-n,--random", add_args.random,
-			      "with --interval: drop each match with probability 1/2");
-		add->add_flag("-x,--drop_all", add_args.drop_all,
-			      "drop every matching message, on receive and send");
-	}
-	add->add_option("-o,--local_nid", add_args.local_nid,
-			"only messages received by this local NI")->type_name("NID");
-	add->add_option("--seed", add_args.seed,
-			"seed of the rule's random choices (default: the kernel "
-			"picks one; add and show print it)")->type_name("S");
+	add_fault_add_options(add, add_args, drop);
 	bind(add, add_args);
 
 	auto *del = top->add_subcommand("del", "delete rules");
-	del->add_flag("-a,--all", del_args.all, "every rule");
-	del->add_option("-s,--source", del_args.source,
-			"the rules with this source ('*': any)")->type_name("NID");
-	del->add_option("-d,--dest", del_args.dest,
-			"the rules with this destination ('*': any)")
-		->type_name("NID");
+	add_fault_del_options(del, del_args);
 	bind(del, del_args);
 
 	bind(top->add_subcommand("reset", "zero the statistics and restart the "
@@ -514,6 +476,54 @@ std::string usage_error(CLI::App &app, const CLI::ParseError &e)
 }
 
 }  // namespace
+
+void add_fault_add_options(CLI::App *add, FaultAddArgs &args, bool drop)
+{
+	add->add_option("-s,--source", args.source,
+			"source NID of the messages ('*': any, '*@NET': any on NET)")
+		->type_name("NID");
+	add->add_option("-d,--dest", args.dest,
+			"destination NID ('*': any, '*@NET': any on NET)")
+		->type_name("NID");
+	add_int(add, "-r,--rate", args.rate,
+		"act on one of every N matching messages");
+	add_int(add, drop ? "-i,--interval" : "--interval", args.interval,
+		"act on one matching message per S-second window")
+		->type_name("S");
+	if (!drop)
+		add_int(add, "-l,--latency", args.latency,
+			"seconds to hold a message (> 0)")->type_name("S");
+	add_repeatable(add, "-p,--portal", args.portals,
+		       "only PUTs and GETs to this portal 0..63 (repeatable)", "P");
+	add_repeatable(add, "-m,--message", args.messages,
+		       "only this message type: PUT, ACK, GET, REPLY (repeatable)",
+		       "TYPE");
+	if (drop) {
+		add_repeatable(add, "-e,--health_error", args.health_errors,
+			       "fail sends with this health status instead of "
+			       "dropping on receive (repeatable; random: any)",
+			       "KIND");
+		add->add_flag("-n,--random", args.random,
+			      "with --interval: drop each match with probability 1/2");
+		add->add_flag("-x,--drop_all", args.drop_all,
+			      "drop every matching message, on receive and send");
+	}
+	add->add_option("-o,--local_nid", args.local_nid,
+			"only messages received by this local NI")->type_name("NID");
+	add->add_option("--seed", args.seed,
+			"seed of the rule's random choices (default: the kernel "
+			"picks one; add and show print it)")->type_name("S");
+}
+
+void add_fault_del_options(CLI::App *del, FaultDelArgs &args)
+{
+	del->add_flag("-a,--all", args.all, "every rule");
+	del->add_option("-s,--source", args.source,
+			"the rules with this source ('*': any)")->type_name("NID");
+	del->add_option("-d,--dest", args.dest,
+			"the rules with this destination ('*': any)")
+		->type_name("NID");
+}
 
 CommandLine parse_command_line(std::span<const std::string> args)
 {

@@ -16,6 +16,10 @@
 #include "kernel.hpp"
 #include "outcome.hpp"
 
+namespace CLI {
+class App;
+}
+
 namespace lnetctl {
 
 using Command = std::variant<LnetConfigureArgs, LnetUnconfigureArgs, NetAddArgs,
@@ -37,6 +41,11 @@ struct CommandLine {
 	std::string out;		// help text
 	std::string err;		// usage error
 };
+
+// The options of "fault drop|delay add" (@drop: of a drop rule) and of
+// "fault ... del", which lctl's net_drop_add / net_delay_del... take too.
+void add_fault_add_options(CLI::App *add, FaultAddArgs &args, bool drop);
+void add_fault_del_options(CLI::App *del, FaultDelArgs &args);
 
 // @args: the arguments after the program name.
 CommandLine parse_command_line(std::span<const std::string> args);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include <array>
+#include <functional>
 #include <memory>
 
 namespace lnetctl {
@@ -23,6 +24,26 @@ namespace {
 constexpr std::uint32_t max_entries = 1U << 20;
 // Ping reply capacity: the default lnet_interfaces_max.
 constexpr std::size_t ping_capacity = 4096;
+
+// Entries 0, 1, ... of a GET command until ENOENT: @pack(i) makes the
+// argument of entry i, @unpack reads the answer; @ioctl returns an errno.
+template <typename T, typename Ioctl, typename Pack, typename Unpack>
+std::vector<T> walk(Ioctl ioctl, unsigned long cmd, Pack pack, Unpack unpack)
+{
+	std::vector<T> out;
+
+	for (std::uint32_t i = 0; i < max_entries; i++) {
+		auto arg = pack(i);
+		int err = ioctl(cmd, &arg);
+
+		if (err == ENOENT)
+			break;
+		if (err)
+			throw KernelError(err, lnet::ioctl_error_text(err));
+		out.push_back(unpack(arg));
+	}
+	return out;
+}
 
 }  // namespace
 
@@ -40,6 +61,11 @@ int DevLnet::try_ioctl(unsigned long cmd, void *arg)
 	} catch (const lnet::DevLnetError &e) {
 		throw KernelError(e.error(), e.what(), e.open_failed());
 	}
+}
+
+std::function<int(unsigned long, void *)> DevLnet::ioctl_fn()
+{
+	return [this](unsigned long cmd, void *arg) { return try_ioctl(cmd, arg); };
 }
 
 void DevLnet::do_ioctl(unsigned long cmd, void *arg)
@@ -95,19 +121,7 @@ void DevLnet::del_net(std::uint32_t net)
 
 std::vector<NiInfo> DevLnet::get_nis()
 {
-	std::vector<NiInfo> nis;
-
-	for (std::uint32_t i = 0; i < max_entries; i++) {
-		auto s = pack_get_ni(i);
-		int err = try_ioctl(LNET_IOC_GET_LOCAL_NI, &s);
-
-		if (err == ENOENT)
-			break;
-		if (err)
-			throw KernelError(err, lnet::ioctl_error_text(err));
-		nis.push_back(unpack_ni(s));
-	}
-	return nis;
+	return walk<NiInfo>(ioctl_fn(), LNET_IOC_GET_LOCAL_NI, pack_get_ni, unpack_ni);
 }
 
 MsgStats DevLnet::get_ni_stats(lnet_nid_t nid)
@@ -206,19 +220,26 @@ void DevLnet::del_route(std::uint32_t net, lnet_nid_t gateway)
 
 std::vector<RouteInfo> DevLnet::get_routes()
 {
-	std::vector<RouteInfo> routes;
+	return walk<RouteInfo>(ioctl_fn(), LNET_IOC_GET_ROUTE, pack_get_route, unpack_route);
+}
 
-	for (std::uint32_t i = 0; i < max_entries; i++) {
-		auto d = pack_get_route(i);
-		int err = try_ioctl(LNET_IOC_GET_ROUTE, &d);
+// The answers are read as the LND of the net's type writes them.
+std::vector<LndPeer> DevLnet::lnd_peers(std::uint32_t net)
+{
+	auto pack = [net](std::uint32_t i) { return pack_lnd_get(net, i); };
 
-		if (err == ENOENT)
-			break;
-		if (err)
-			throw KernelError(err, lnet::ioctl_error_text(err));
-		routes.push_back(unpack_route(d));
-	}
-	return routes;
+	if (LNET_NETTYP(net) == LNET_LND_O2IB)
+		return walk<LndPeer>(ioctl_fn(), LNET_IOC_GET_PEER, pack, unpack_o2ib_peer);
+	return walk<LndPeer>(ioctl_fn(), LNET_IOC_GET_PEER, pack, unpack_sock_peer);
+}
+
+std::vector<LndConn> DevLnet::lnd_conns(std::uint32_t net)
+{
+	auto pack = [net](std::uint32_t i) { return pack_lnd_get(net, i); };
+
+	if (LNET_NETTYP(net) == LNET_LND_O2IB)
+		return walk<LndConn>(ioctl_fn(), LNET_IOC_GET_CONN, pack, unpack_o2ib_conn);
+	return walk<LndConn>(ioctl_fn(), LNET_IOC_GET_CONN, pack, unpack_sock_conn);
 }
 
 RoutingInfo DevLnet::get_routing()

@@ -5,6 +5,7 @@
 #ifndef LNETCTL_DEVLNET_HPP
 #define LNETCTL_DEVLNET_HPP
 
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -50,6 +51,8 @@ public:
 				lnet_nid_t dst) override;
 	void fault_reset(FaultKind kind) override;
 	std::vector<FaultInfo> fault_list(FaultKind kind) override;
+	std::vector<LndPeer> lnd_peers(std::uint32_t net) override;
+	std::vector<LndConn> lnd_conns(std::uint32_t net) override;
 	std::optional<std::string> read_param(std::string_view module,
 					      std::string_view name) override;
 	void write_param(std::string_view module, std::string_view name,
@@ -61,6 +64,8 @@ private:
 	// ioctl itself (the caller decides what ENOENT means).
 	int try_ioctl(unsigned long cmd, void *arg);
 	void do_ioctl(unsigned long cmd, void *arg);
+	// try_ioctl() for the GET walks
+	std::function<int(unsigned long, void *)> ioctl_fn();
 	std::string param_path(std::string_view module, std::string_view name) const;
 
 	lnet::LnetDevice dev_;

@@ -205,6 +205,119 @@ Distance unpack_dist(const lnet_ioctl_data &reply)
 	return Distance{ reply.ioc_u32[0], reply.ioc_u32[1], reply.ioc_nid };
 }
 
+lnet_ioctl_data pack_lnd_get(std::uint32_t net, std::uint32_t index)
+{
+	lnet_ioctl_data d{};
+
+	set_hdr(d.ioc_hdr, sizeof(d), LNET_IOCTL_VERSION);
+	d.ioc_net = net;
+	d.ioc_count = index;
+	return d;
+}
+
+namespace {
+
+lnet_process_id reply_id(const lnet_ioctl_data &d)
+{
+	return { d.ioc_nid, static_cast<lnet_pid_t>(d.ioc_u64[0]) };
+}
+
+SockConnType sock_conn_type(std::uint32_t t)
+{
+	switch (t) {
+	case LNET_IOCTL_SOCK_CONN_ANY:
+		return SockConnType::any;
+	case LNET_IOCTL_SOCK_CONN_CONTROL:
+		return SockConnType::control;
+	case LNET_IOCTL_SOCK_CONN_BULK_IN:
+		return SockConnType::bulk_in;
+	case LNET_IOCTL_SOCK_CONN_BULK_OUT:
+		return SockConnType::bulk_out;
+	default:
+		return SockConnType::unknown;
+	}
+}
+
+O2ibState o2ib_state(std::uint32_t s)
+{
+	switch (s) {
+	case LNET_IOCTL_O2IB_STATE_NONE:
+		return O2ibState::none;
+	case LNET_IOCTL_O2IB_STATE_CONNECTING:
+		return O2ibState::connecting;
+	case LNET_IOCTL_O2IB_STATE_ESTABLISHED:
+		return O2ibState::established;
+	case LNET_IOCTL_O2IB_STATE_CLOSING:
+		return O2ibState::closing;
+	default:
+		return O2ibState::unknown;
+	}
+}
+
+}  // namespace
+
+SockPeer unpack_sock_peer(const lnet_ioctl_data &d)
+{
+	SockPeer p;
+
+	p.id = reply_id(d);
+	p.local_ip = d.ioc_u32[0];
+	p.peer_ip = d.ioc_u32[1];
+	p.peer_port = d.ioc_u32[2];
+	p.conns = d.ioc_u32[3];
+	p.waiting = d.ioc_u32[4];
+	p.connecting = d.ioc_flags & LNET_IOCTL_SOCK_PEER_CONNECTING;
+	return p;
+}
+
+SockConn unpack_sock_conn(const lnet_ioctl_data &d)
+{
+	SockConn c;
+
+	c.id = reply_id(d);
+	c.local_ip = d.ioc_u32[0];
+	c.local_port = d.ioc_u32[1];
+	c.peer_ip = d.ioc_u32[2];
+	c.peer_port = d.ioc_u32[3];
+	c.type = sock_conn_type(d.ioc_u32[4]);
+	c.tx_buffer = d.ioc_u32[5];
+	c.rx_buffer = d.ioc_u32[6];
+	c.nagle = d.ioc_flags & LNET_IOCTL_SOCK_CONN_NAGLE;
+	c.scheduler = LNET_IOCTL_SOCK_CONN_SCHED(d.ioc_flags);
+	return c;
+}
+
+O2ibPeer unpack_o2ib_peer(const lnet_ioctl_data &d)
+{
+	O2ibPeer p;
+
+	p.nid = d.ioc_nid;
+	p.conns = d.ioc_u32[0];
+	p.state = o2ib_state(d.ioc_u32[1]);
+	p.credits = static_cast<std::int32_t>(d.ioc_u32[2]);
+	p.outstanding = static_cast<std::int32_t>(d.ioc_u32[3]);
+	p.queue_depth = d.ioc_u32[4];
+	p.waiting = d.ioc_u32[5];
+	p.refs = d.ioc_u32[6];
+	return p;
+}
+
+O2ibConn unpack_o2ib_conn(const lnet_ioctl_data &d)
+{
+	O2ibConn c;
+
+	c.nid = d.ioc_nid;
+	c.mtu = d.ioc_u32[0];
+	c.state = o2ib_state(d.ioc_u32[1]);
+	c.credits = static_cast<std::int32_t>(d.ioc_u32[2]);
+	c.outstanding = static_cast<std::int32_t>(d.ioc_u32[3]);
+	c.queue_depth = d.ioc_u32[4];
+	c.version = d.ioc_u32[5];
+	c.queued = d.ioc_u32[6];
+	c.active = d.ioc_flags & LNET_IOCTL_O2IB_CONN_ACTIVE;
+	return c;
+}
+
 NiIoctl pack_add_ni(const NiConfig &ni)
 {
 	NiIoctl s = ni_ioctl();

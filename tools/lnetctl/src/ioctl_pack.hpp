@@ -31,6 +31,14 @@ lnet_ioctl_data pack_unconfigure();
 lnet_ioctl_data pack_dist(lnet_nid_t nid);
 Distance unpack_dist(const lnet_ioctl_data &reply);
 
+// GET_PEER / GET_CONN of entry @index of @net; the answer read as the
+// LND of @net's type fills it in.
+lnet_ioctl_data pack_lnd_get(std::uint32_t net, std::uint32_t index);
+SockPeer unpack_sock_peer(const lnet_ioctl_data &reply);
+SockConn unpack_sock_conn(const lnet_ioctl_data &reply);
+O2ibPeer unpack_o2ib_peer(const lnet_ioctl_data &reply);
+O2ibConn unpack_o2ib_conn(const lnet_ioctl_data &reply);
+
 // ADD_LOCAL_NI. Throws KernelError(EINVAL) if a string does not fit.
 NiIoctl pack_add_ni(const NiConfig &ni);
 NiIoctl pack_del_ni(lnet_nid_t nid);

@@ -319,6 +319,69 @@ struct FaultInfo {
 	bool operator==(const FaultInfo &) const = default;
 };
 
+// An LND's own view of its peers and connections (GET_PEER, GET_CONN;
+// lnet-ioctl.h says what each LND fills in). Addresses IPv4, host order.
+// ksocklnd's connection types; o2iblnd's connection states.
+enum class SockConnType { any, control, bulk_in, bulk_out, unknown };
+enum class O2ibState { none, connecting, established, closing, unknown };
+
+struct SockPeer {
+	lnet_process_id id{ LNET_NID_ANY, LNET_PID_ANY };
+	std::uint32_t local_ip = 0;
+	std::uint32_t peer_ip = 0;
+	std::uint32_t peer_port = 0;	// of the first connection; 0: none
+	std::uint32_t conns = 0;
+	std::uint32_t waiting = 0;	// messages waiting for a connection
+	bool connecting = false;
+
+	bool operator==(const SockPeer &) const = default;
+};
+
+struct SockConn {
+	lnet_process_id id{ LNET_NID_ANY, LNET_PID_ANY };
+	std::uint32_t local_ip = 0;
+	std::uint32_t local_port = 0;
+	std::uint32_t peer_ip = 0;
+	std::uint32_t peer_port = 0;
+	SockConnType type = SockConnType::any;
+	std::uint32_t tx_buffer = 0;	// socket buffer sizes, bytes
+	std::uint32_t rx_buffer = 0;
+	bool nagle = false;
+	std::uint32_t scheduler = 0;
+
+	bool operator==(const SockConn &) const = default;
+};
+
+struct O2ibPeer {
+	lnet_nid_t nid = LNET_NID_ANY;
+	std::uint32_t conns = 0;	// established
+	O2ibState state = O2ibState::none;	// of its best connection
+	std::int32_t credits = 0;
+	std::int32_t outstanding = 0;	// credits owed to the peer
+	std::uint32_t queue_depth = 0;
+	std::uint32_t waiting = 0;	// messages waiting for a connection
+	std::uint32_t refs = 0;
+
+	bool operator==(const O2ibPeer &) const = default;
+};
+
+struct O2ibConn {
+	lnet_nid_t nid = LNET_NID_ANY;
+	std::uint32_t mtu = 0;		// path MTU, bytes; 0: unknown
+	O2ibState state = O2ibState::none;
+	std::int32_t credits = 0;
+	std::int32_t outstanding = 0;
+	std::uint32_t queue_depth = 0;
+	std::uint32_t version = 0;	// o2iblnd protocol
+	std::uint32_t queued = 0;	// messages queued on it
+	bool active = false;		// this node connected
+
+	bool operator==(const O2ibConn &) const = default;
+};
+
+using LndPeer = std::variant<SockPeer, O2ibPeer>;
+using LndConn = std::variant<SockConn, O2ibConn>;
+
 // One IPv4 address of one of this node's interfaces.
 struct Ipv4Interface {
 	std::string name;
@@ -387,6 +450,12 @@ public:
 	virtual void fault_reset(FaultKind kind) = 0;
 	// Every rule, newest first.
 	virtual std::vector<FaultInfo> fault_list(FaultKind kind) = 0;
+
+	// The peers and connections the LND of @net (tcp: ksocklnd, o2ib:
+	// ko2iblnd) has on that net. KernelError ENETDOWN: the LND has no NI
+	// on it; EINVAL: no loaded LND answers for its type.
+	virtual std::vector<LndPeer> lnd_peers(std::uint32_t net) = 0;
+	virtual std::vector<LndConn> lnd_conns(std::uint32_t net) = 0;
 
 	// /sys/module/<module>/parameters/<name>: the value without its
 	// trailing newline, or nullopt if the parameter does not exist.

@@ -53,6 +53,11 @@ public:
 	// Fault rules per kind, newest first, as the kernel keeps them.
 	std::map<FaultKind, std::vector<FaultInfo>> faults;
 	std::uint64_t next_seed = 0x5eed0001;	// handed out for seed 0
+	// GET_PEER / GET_CONN answers per net; lnd_loaded: the LND types
+	// that answer at all (lnet.ko says EINVAL for the others).
+	std::map<std::uint32_t, std::vector<LndPeer>> lnd_peer_table;
+	std::map<std::uint32_t, std::vector<LndConn>> lnd_conn_table;
+	std::set<std::uint32_t> lnd_loaded{ LNET_LND_SOCK, LNET_LND_O2IB };
 	std::map<std::string, std::string> params;	// "module/name"
 	std::map<std::string, int> fail;		// operation -> errno
 	std::vector<std::string> calls;
@@ -441,6 +446,20 @@ public:
 		return faults[kind];
 	}
 
+	std::vector<LndPeer> lnd_peers(std::uint32_t net) override
+	{
+		enter("lnd_peers");
+		need_lnd_net(net);
+		return lnd_peer_table[net];
+	}
+
+	std::vector<LndConn> lnd_conns(std::uint32_t net) override
+	{
+		enter("lnd_conns");
+		need_lnd_net(net);
+		return lnd_conn_table[net];
+	}
+
 	std::optional<std::string> read_param(std::string_view module,
 					      std::string_view name) override
 	{
@@ -523,6 +542,18 @@ private:
 	{
 		if (!configured)
 			throw KernelError(ENETDOWN, "Network is down");
+	}
+
+	// As a loaded LND answers: EINVAL if none takes the type, ENETDOWN
+	// without an NI on the net.
+	void need_lnd_net(std::uint32_t net) const
+	{
+		if (!lnd_loaded.contains(LNET_NETTYP(net)))
+			throw KernelError(EINVAL, "Invalid argument");
+		for (const auto &n : nis)
+			if (LNET_NIDNET(n.config.nid) == net)
+				return;
+		throw KernelError(ENETDOWN, "Network is down");
 	}
 
 	void need_ni(lnet_nid_t nid) const

@@ -413,5 +413,64 @@ TEST(IoctlPack, UnpackRecoveryQueueClampsCount)
 	EXPECT_EQ(unpack_recovery_queue(l), RecoveryQueue{});
 }
 
+// GET_PEER / GET_CONN: net and index in, the LND's fields out, where the
+// uapi header puts them.
+TEST(IoctlPack, LndListing)
+{
+	lnet_ioctl_data d = pack_lnd_get(LNET_MKNET(LNET_LND_SOCK, 1), 7);
+
+	EXPECT_EQ(d.ioc_hdr.ioc_len, sizeof(d));
+	EXPECT_EQ(d.ioc_hdr.ioc_version, LNET_IOCTL_VERSION);
+	EXPECT_EQ(d.ioc_net, LNET_MKNET(LNET_LND_SOCK, 1));
+	EXPECT_EQ(d.ioc_count, 7U);
+
+	d.ioc_nid = 0x0002000001020304ULL;
+	d.ioc_u64[0] = 12345;
+	for (std::uint32_t i = 0; i < 7; i++)
+		d.ioc_u32[i] = 100 + i;
+	d.ioc_u32[4] = LNET_IOCTL_SOCK_CONN_BULK_OUT;
+	d.ioc_flags = LNET_IOCTL_SOCK_CONN_NAGLE | (3U << LNET_IOCTL_SOCK_CONN_SCHED_SHIFT);
+	SockConn c = unpack_sock_conn(d);
+	EXPECT_EQ(c.id.nid, d.ioc_nid);
+	EXPECT_EQ(c.id.pid, 12345U);
+	EXPECT_EQ(c.local_ip, 100U);
+	EXPECT_EQ(c.local_port, 101U);
+	EXPECT_EQ(c.peer_ip, 102U);
+	EXPECT_EQ(c.peer_port, 103U);
+	EXPECT_EQ(c.type, SockConnType::bulk_out);
+	EXPECT_EQ(c.tx_buffer, 105U);
+	EXPECT_EQ(c.rx_buffer, 106U);
+	EXPECT_TRUE(c.nagle);
+	EXPECT_EQ(c.scheduler, 3U);
+
+	d.ioc_flags = LNET_IOCTL_SOCK_PEER_CONNECTING;
+	SockPeer p = unpack_sock_peer(d);
+	EXPECT_EQ(p.local_ip, 100U);
+	EXPECT_EQ(p.peer_ip, 101U);
+	EXPECT_EQ(p.peer_port, 102U);
+	EXPECT_EQ(p.conns, 103U);
+	EXPECT_EQ(p.waiting, 3U);
+	EXPECT_TRUE(p.connecting);
+
+	d.ioc_u32[1] = LNET_IOCTL_O2IB_STATE_ESTABLISHED;
+	d.ioc_u32[2] = static_cast<std::uint32_t>(-1);	// credits may go negative
+	d.ioc_flags = LNET_IOCTL_O2IB_CONN_ACTIVE;
+	O2ibConn oc = unpack_o2ib_conn(d);
+	EXPECT_EQ(oc.mtu, 100U);
+	EXPECT_EQ(oc.state, O2ibState::established);
+	EXPECT_EQ(oc.credits, -1);
+	EXPECT_EQ(oc.outstanding, 103);
+	EXPECT_EQ(oc.queue_depth, 3U);
+	EXPECT_EQ(oc.version, 105U);
+	EXPECT_EQ(oc.queued, 106U);
+	EXPECT_TRUE(oc.active);
+	O2ibPeer op = unpack_o2ib_peer(d);
+	EXPECT_EQ(op.conns, 100U);
+	EXPECT_EQ(op.waiting, 105U);
+	EXPECT_EQ(op.refs, 106U);
+	d.ioc_u32[1] = 9;
+	EXPECT_EQ(unpack_o2ib_peer(d).state, O2ibState::unknown);
+}
+
 }  // namespace
 }  // namespace lnetctl

@@ -582,6 +582,70 @@ struct lnet_ioctl_fault {
 };						/* 152 */
 
 /* ------------------------------------------------------------------------ */
+/* An LND's peers and connections (GET_PEER, GET_CONN), project-defined      */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * GET_PEER and GET_CONN take the generic block and are answered by the LND
+ * of the net's type (ksocklnd for tcp, ko2iblnd for o2ib; "lctl --net NET
+ * peer_list|conn_list"). Like every command lnet.ko passes to another
+ * module, they need CAP_NET_ADMIN (EACCES).
+ *
+ * In: ioc_net, the net; ioc_count, the index of the entry wanted, counted
+ * over every NI of the LND on that net (peer after peer; GET_CONN: each
+ * peer's connections in turn). The tables change between calls, so a walk
+ * may skip or repeat an entry.
+ * Errors: ENOENT past the last entry; ENETDOWN when the LND has no NI on
+ * the net; EINVAL when no loaded LND takes the net's type (or a malformed
+ * block).
+ *
+ * Out, both LNDs: ioc_nid the peer's NID; ioc_u64[0] the peer's pid; the
+ * other fields as below, every address IPv4 in host byte order; the
+ * ioc_u32[] entries not listed are zero, the rest of the block is left as
+ * it came.
+ *
+ * ksocklnd GET_PEER: ioc_u32[0] this NI's address, [1] the peer's address,
+ * [2] the remote port of the peer's first connection (0 without one),
+ * [3] connections, [4] messages waiting for a connection; ioc_flags
+ * LNET_IOCTL_SOCK_PEER_CONNECTING while a connection is being made.
+ *
+ * ksocklnd GET_CONN: ioc_u32[0] local address, [1] local port, [2] remote
+ * address, [3] remote port, [4] type (LNET_IOCTL_SOCK_CONN_*), [5] socket
+ * send buffer and [6] receive buffer (bytes); ioc_flags bit
+ * LNET_IOCTL_SOCK_CONN_NAGLE when Nagle's algorithm is on, and the
+ * connection's scheduler thread in the bits LNET_IOCTL_SOCK_CONN_SCHED()
+ * takes.
+ *
+ * ko2iblnd GET_PEER: ioc_u32[0] established connections, [1] the state of
+ * the best connection (LNET_IOCTL_O2IB_STATE_*), [2] its send credits,
+ * [3] credits it owes the peer, [4] its queue depth (without a
+ * connection: the depth the next connection asks for), [5] messages
+ * waiting for a connection, [6] references held on the peer.
+ *
+ * ko2iblnd GET_CONN: established connections, then those being set up;
+ * ioc_u32[0] path MTU (bytes; 0 unknown), [1] state, [2] send credits,
+ * [3] credits owed, [4] queue depth, [5] protocol version, [6] messages
+ * queued on it; ioc_flags LNET_IOCTL_O2IB_CONN_ACTIVE when this node made
+ * it.
+ */
+#define LNET_IOCTL_SOCK_PEER_CONNECTING	0x1U
+
+#define LNET_IOCTL_SOCK_CONN_ANY	0	/* untyped (protocol V2) */
+#define LNET_IOCTL_SOCK_CONN_CONTROL	1
+#define LNET_IOCTL_SOCK_CONN_BULK_IN	2
+#define LNET_IOCTL_SOCK_CONN_BULK_OUT	3
+#define LNET_IOCTL_SOCK_CONN_NAGLE	0x1U
+#define LNET_IOCTL_SOCK_CONN_SCHED_SHIFT	16
+#define LNET_IOCTL_SOCK_CONN_SCHED(flags) \
+	((flags) >> LNET_IOCTL_SOCK_CONN_SCHED_SHIFT)
+
+#define LNET_IOCTL_O2IB_STATE_NONE		0	/* no connection */
+#define LNET_IOCTL_O2IB_STATE_CONNECTING	1
+#define LNET_IOCTL_O2IB_STATE_ESTABLISHED	2
+#define LNET_IOCTL_O2IB_STATE_CLOSING		3
+#define LNET_IOCTL_O2IB_CONN_ACTIVE		0x1U
+
+/* ------------------------------------------------------------------------ */
 /* Command numbers                                                           */
 /* ------------------------------------------------------------------------ */
 
@@ -613,10 +677,10 @@ struct lnet_ioctl_fault {
 #define LNET_IOC_REGISTER_MYNID		LNET_IOC_GRP1(70)
 #define LNET_IOC_CLOSE_CONNECTION	LNET_IOC_GRP1(71)	/* LND */
 #define LNET_IOC_PUSH_CONNECTION	LNET_IOC_GRP1(72)	/* LND */
-#define LNET_IOC_GET_CONN		LNET_IOC_GRP1(73)	/* LND */
+#define LNET_IOC_GET_CONN		LNET_IOC_GRP1(73)	/* LND, see above */
 #define LNET_IOC_DEL_PEER		LNET_IOC_GRP1(74)	/* LND */
 #define LNET_IOC_ADD_PEER		LNET_IOC_GRP1(75)	/* LND */
-#define LNET_IOC_GET_PEER		LNET_IOC_GRP1(76)	/* LND */
+#define LNET_IOC_GET_PEER		LNET_IOC_GRP1(76)	/* LND, see above */
 #define LNET_IOC_DISCOVER		LNET_IOC_GRP1(77)	/* ping data */
 #define LNET_IOC_ADD_INTERFACE		LNET_IOC_GRP1(78)
 #define LNET_IOC_DEL_INTERFACE		LNET_IOC_GRP1(79)

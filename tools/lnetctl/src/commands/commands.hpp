@@ -274,6 +274,15 @@ Outcome stats_show(Kernel &k, const StatsShowArgs &a);
 Outcome stats_reset(Kernel &k, const StatsResetArgs &a);
 Outcome global_show(Kernel &k, const GlobalShowArgs &a);
 Outcome set_tunable(Kernel &k, const SetArgs &a);
+// The rule of @a, every option checked (lctl net_drop_add too); nullopt
+// with the reason in @o.
+std::optional<FaultRule> fault_rule(const FaultAddArgs &a, Outcome &o);
+// Which rules del removes; nullopt with the reason in @o.
+struct FaultNids {
+	lnet_nid_t src = LNET_NID_ANY;	// LNET_NID_ANY: any
+	lnet_nid_t dst = LNET_NID_ANY;
+};
+std::optional<FaultNids> fault_del_nids(const FaultDelArgs &a, Outcome &o);
 Outcome fault_add(Kernel &k, const FaultAddArgs &a);
 Outcome fault_del(Kernel &k, const FaultDelArgs &a);
 Outcome fault_reset(Kernel &k, const FaultResetArgs &a);

@@ -229,11 +229,34 @@ KernelError explain(const KernelError &e)
 
 }  // namespace
 
+std::optional<FaultRule> fault_rule(const FaultAddArgs &a, Outcome &o)
+{
+	return check_add(ErrorSite{ "add", entity(a.kind), o }, a);
+}
+
+std::optional<FaultNids> fault_del_nids(const FaultDelArgs &a, Outcome &o)
+{
+	ErrorSite site{ "del", entity(a.kind), o };
+
+	if (a.all && (!a.source.empty() || !a.dest.empty())) {
+		site.fail(EINVAL, "--all excludes --source and --dest");
+		return std::nullopt;
+	}
+	if (a.all)
+		return FaultNids{};
+	auto s = check_fault_nid(site, "--source", a.source);
+	std::optional<lnet_nid_t> d;
+
+	if (!s || !(d = check_fault_nid(site, "--dest", a.dest)))
+		return std::nullopt;
+	return FaultNids{ *s, *d };
+}
+
 Outcome fault_add(Kernel &k, const FaultAddArgs &a)
 {
 	Outcome o;
 	ErrorSite site{ "add", entity(a.kind), o };
-	auto rule = check_add(site, a);
+	auto rule = fault_rule(a, o);
 	FaultInfo added;
 
 	if (!rule)
@@ -256,25 +279,13 @@ Outcome fault_del(Kernel &k, const FaultDelArgs &a)
 {
 	Outcome o;
 	ErrorSite site{ "del", entity(a.kind), o };
-	lnet_nid_t src = LNET_NID_ANY;
-	lnet_nid_t dst = LNET_NID_ANY;
+	auto nids = fault_del_nids(a, o);
 	std::uint32_t n = 0;
 
-	if (a.all && (!a.source.empty() || !a.dest.empty())) {
-		site.fail(EINVAL, "--all excludes --source and --dest");
+	if (!nids)
 		return o;
-	}
-	if (!a.all) {
-		auto s = check_fault_nid(site, "--source", a.source);
-		std::optional<lnet_nid_t> d;
-
-		if (!s || !(d = check_fault_nid(site, "--dest", a.dest)))
-			return o;
-		src = *s;
-		dst = *d;
-	}
 	try {
-		n = k.fault_del(a.kind, src, dst);
+		n = k.fault_del(a.kind, nids->src, nids->dst);
 	} catch (const KernelError &e) {
 		site.fail("cannot delete " + std::string(entity(a.kind)) + "s", e);
 		return o;
