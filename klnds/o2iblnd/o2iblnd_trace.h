@@ -12,6 +12,7 @@
 #if !defined(_KO2IBLND_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
 #define _KO2IBLND_TRACE_H
 
+#include <linux/hash.h>
 #include <linux/tracepoint.h>
 #include <linux/lnet/lnd-trace.h>
 #include "o2iblnd.h"
@@ -65,12 +66,16 @@ TRACE_DEFINE_ENUM(RDMA_CM_EVENT_UNREACHABLE);
 			 { KIB_REJECT_INVALID_SRV_ID,	"INVALID_SRV_ID" }, \
 			 { KIB_REJECT_EARLY,		"EARLY" })
 
+/*
+ * conn: the connection's address hashed, the same in each of its events
+ * (%p would print "(____ptrval____)" until the kernel has entropy).
+ */
 DECLARE_EVENT_CLASS(ko2iblnd_conn,
 	TP_PROTO(const struct kib_conn *conn),
 	TP_ARGS(conn),
 	TP_STRUCT__entry(
 		__field(u64, peer_nid)
-		__field(const void *, conn)
+		__field(u32, conn)
 		__field(int, state)
 		__field(int, error)
 		__field(int, credits)
@@ -80,7 +85,7 @@ DECLARE_EVENT_CLASS(ko2iblnd_conn,
 	),
 	TP_fast_assign(
 		__entry->peer_nid = conn->peer->nid;
-		__entry->conn = conn;
+		__entry->conn = hash_ptr(conn, 32);
 		__entry->state = conn->state;
 		__entry->error = conn->error;
 		__entry->credits = conn->credits;
@@ -88,7 +93,7 @@ DECLARE_EVENT_CLASS(ko2iblnd_conn,
 		__entry->queue_depth = conn->queue_depth;
 		__entry->active = conn->active;
 	),
-	TP_printk("peer=" KIB_TP_NID " conn=%p %s state=%s version=%#x queue_depth=%u credits=%d error=%d",
+	TP_printk("peer=" KIB_TP_NID " conn=%08x %s state=%s version=%#x queue_depth=%u credits=%d error=%d",
 		  LNET_TP_NID(__entry->peer_nid), __entry->conn,
 		  __entry->active ? "active" : "passive",
 		  KIB_TP_CONN_STATE(__entry->state), __entry->version,
@@ -117,19 +122,19 @@ DECLARE_EVENT_CLASS(ko2iblnd_conn_fail,
 	TP_ARGS(conn, code, status),
 	TP_STRUCT__entry(
 		__field(u64, peer_nid)
-		__field(const void *, conn)
+		__field(u32, conn)
 		__field(int, code)
 		__field(int, status)
 		__field(int, reconnect)
 	),
 	TP_fast_assign(
 		__entry->peer_nid = conn->peer->nid;
-		__entry->conn = conn;
+		__entry->conn = hash_ptr(conn, 32);
 		__entry->code = code;
 		__entry->status = status;
 		__entry->reconnect = conn->reconnect;
 	),
-	TP_printk("peer=" KIB_TP_NID " conn=%p %s status=%d",
+	TP_printk("peer=" KIB_TP_NID " conn=%08x %s status=%d",
 		  LNET_TP_NID(__entry->peer_nid), __entry->conn,
 		  __print_symbolic(__entry->code,
 			{ RDMA_CM_EVENT_ADDR_ERROR,	"ADDR_ERROR" },
@@ -152,7 +157,7 @@ DEFINE_EVENT(ko2iblnd_conn_fail, ko2iblnd_conn_failed,
 DEFINE_EVENT_PRINT(ko2iblnd_conn_fail, ko2iblnd_rejected,
 	TP_PROTO(const struct kib_conn *conn, int code, int status),
 	TP_ARGS(conn, code, status),
-	TP_printk("peer=" KIB_TP_NID " conn=%p status=%d reason=%s reconnect=%s",
+	TP_printk("peer=" KIB_TP_NID " conn=%08x status=%d reason=%s reconnect=%s",
 		  LNET_TP_NID(__entry->peer_nid), __entry->conn,
 		  __entry->status, KIB_TP_REJECT(__entry->code),
 		  __print_symbolic(__entry->reconnect,
