@@ -23,6 +23,7 @@
 #include <linux/lnet/nidstr.h>
 #include <linux/lnet/test-export.h>
 #include "o2iblnd.h"
+#include "o2iblnd_trace.h"
 
 #define KIB_RESOLVE_TIMEOUT_MS	5000
 #define KIB_MAX_RECONNECTS	8
@@ -390,6 +391,8 @@ void kib_conn_close_locked(struct kib_conn *conn, int error)
 	lockdep_assert_held(&conn->net->lock);
 	if (conn->state >= KIB_CONN_CLOSING)
 		return;
+	conn->error = error;
+	trace_ko2iblnd_close(conn);
 	if (error && error != -ESHUTDOWN && conn->state == KIB_CONN_ESTABLISHED)
 		pr_info("closing connection to %s: error %d\n",
 			kib_nid(peer->nid, buf), error);
@@ -398,7 +401,6 @@ void kib_conn_close_locked(struct kib_conn *conn, int error)
 	kib_conn_off_passive_locked(conn);
 	if (peer->connecting == conn)
 		peer->connecting = NULL;
-	conn->error = error;
 	if (error == -ETIMEDOUT)
 		kib_conn_txs_timed_out(conn);
 	kib_set_state(conn, KIB_CONN_CLOSING);
@@ -521,6 +523,7 @@ static void kib_conn_close_work(struct work_struct *work)
 
 	spin_lock_bh(&net->lock);
 	kib_set_state(conn, KIB_CONN_CLOSED);
+	trace_ko2iblnd_destroy(conn);
 	if (!conn->flood_nid)	/* a test flood's: not the peer's business */
 		kib_peer_after_close(conn->peer, conn, &failed);
 	spin_unlock_bh(&net->lock);
@@ -553,6 +556,7 @@ static void kib_conn_established(struct kib_conn *conn)
 		return;
 	}
 	kib_set_state(conn, KIB_CONN_ESTABLISHED);
+	trace_ko2iblnd_established(conn);
 	kib_conn_off_passive_locked(conn);
 	if (conn->flood_nid) {
 		/* a test flood's: it stays on net->flood_conns, unused */
@@ -668,6 +672,7 @@ void kib_peer_connect_locked(struct kib_peer *peer)
 	INIT_WORK(&conn->deferred_rx_work, kib_deferred_rx_work);
 	conn->cm.listener = false;
 	peer->connecting = conn;
+	trace_ko2iblnd_connect(conn);
 	/* the initial reference is dropped by close_work; this one by connect_work */
 	kib_conn_get(conn);
 	queue_work(kib_data.wq, &conn->connect_work);
@@ -742,6 +747,7 @@ static void kib_active_rejected(struct kib_conn *conn, struct rdma_cm_event *ev)
 	u8 len = 0;
 	int reconnect = KIB_RECONNECT_NO;
 	int error = -ECONNREFUSED;
+	int why = 0;
 
 	if (ev->status == KIB_IB_CM_REJ_CONSUMER)
 		data = rdma_consumer_reject_data(conn->cmid, ev, &len);
@@ -756,6 +762,7 @@ static void kib_active_rejected(struct kib_conn *conn, struct rdma_cm_event *ev)
 			kib_nid(peer->nid, buf),
 			rdma_reject_msg(conn->cmid, ev->status));
 	} else {
+		why = rej.why;
 		switch (rej.why) {
 		case KIB_REJECT_CONN_RACE:
 			reconnect = KIB_RECONNECT_LATER;
@@ -799,6 +806,7 @@ static void kib_active_rejected(struct kib_conn *conn, struct rdma_cm_event *ev)
 				 kib_nid(peer->nid, buf), rej.why);
 	}
 	conn->reconnect = reconnect;
+	trace_ko2iblnd_rejected(conn, why, ev->status);
 	kib_conn_close_locked(conn, error);
 	spin_unlock_bh(&net->lock);
 }
@@ -811,6 +819,7 @@ static int kib_reject(struct rdma_cm_id *cmid, struct kib_net *net,
 	struct kib_rej rej;
 	bool matched = net && why != KIB_REJECT_EARLY && why != KIB_REJECT_FATAL;
 
+	trace_ko2iblnd_reject(cmid, why);
 	kib_rej_pack(&rej, version, why, matched ? net->incarnation : 0,
 		     matched ? net->queue_depth : 0,
 		     matched ? KIB_MAX_RDMA_FRAGS : 0);
@@ -1052,6 +1061,7 @@ static int kib_passive_connect(struct kib_net *net, struct rdma_cm_id *cmid,
 	spin_unlock_bh(&net->lock);
 	cmid->context = &conn->cm;
 
+	trace_ko2iblnd_accept(conn);
 	kib_conn_pack_params(conn, &msg, KIB_MSG_CONNACK);
 	kib_conn_param(&param, &msg);
 	rc = rdma_accept(cmid, &param);
@@ -1108,6 +1118,7 @@ static int kib_conn_cm_event(struct kib_conn *conn, struct rdma_cm_event *ev)
 	case RDMA_CM_EVENT_ROUTE_ERROR:
 	case RDMA_CM_EVENT_UNREACHABLE:
 	case RDMA_CM_EVENT_CONNECT_ERROR:
+		trace_ko2iblnd_conn_failed(conn, ev->event, ev->status);
 		pr_info_ratelimited("%s: %s (%d)\n",
 				    kib_nid(conn->peer->nid, buf),
 				    rdma_event_msg(ev->event), ev->status);

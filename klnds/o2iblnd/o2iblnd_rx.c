@@ -18,6 +18,7 @@
 
 #include <linux/lnet/nidstr.h>
 #include "o2iblnd.h"
+#include "o2iblnd_trace.h"
 
 static void kib_rx_drop_conn(struct kib_rx *rx, int error, const char *why)
 {
@@ -230,13 +231,17 @@ static void kib_handle_rx(struct kib_rx *rx)
 		goto drop;
 	}
 
+	trace_ko2iblnd_rx(conn, msg);
 	credits = msg->hdr.credits;
 	if (credits) {
 		spin_lock_bh(&conn->lock);
-		if (conn->credits + credits > conn->queue_depth)
+		if (conn->credits + credits > conn->queue_depth) {
 			rc = -EPROTO;
-		else
+		} else {
 			conn->credits += credits;
+			trace_ko2iblnd_credits_returned(conn, msg->hdr.type,
+							credits);
+		}
 		spin_unlock_bh(&conn->lock);
 		if (rc) {
 			kib_rx_drop_conn(rx, rc, "too many credits returned");

@@ -26,6 +26,7 @@
 #include <linux/lnet/nidstr.h>
 #include <linux/lnet/test-export.h>
 #include "o2iblnd.h"
+#include "o2iblnd_trace.h"
 
 #define KIB_MAX_RDMA_WRS	16	/* per transfer */
 #define KIB_MAX_NOOPS		2	/* in flight: the peer's spare buffers */
@@ -611,13 +612,14 @@ static int kib_post_tx_locked(struct kib_conn *conn, struct kib_tx *tx,
 	struct kib_net *net = conn->net;
 	struct ib_send_wr *first, **link = &first;
 	unsigned int nob = tx->msg->hdr.nob;
+	int carried = conn->outstanding_credits;
 	int rc;
 
 	lockdep_assert_held(&conn->lock);
 	if (credit)
 		conn->credits--;
 	kib_msg_pack(tx->msg, tx->type, nob, conn->version,
-		     conn->outstanding_credits, lnet_ni_nid(net->ni),
+		     carried, lnet_ni_nid(net->ni),
 		     net->incarnation, conn->peer->nid, conn->peer_stamp);
 	ib_dma_sync_single_for_device(net->ibdev, tx->msg_dma, nob,
 				      DMA_TO_DEVICE);
@@ -673,6 +675,7 @@ static int kib_post_tx_locked(struct kib_conn *conn, struct kib_tx *tx,
 	}
 	conn->outstanding_credits = 0;
 	conn->last_send = jiffies;
+	trace_ko2iblnd_tx_post(conn, tx, carried, credit);
 	if (tx->nrdma_wrs) {
 		/* posted: the work requests are the QP's now */
 		tx->nrdma_wrs = 0;
@@ -733,6 +736,11 @@ void kib_check_sends(struct kib_conn *conn)
 					      list);
 			credit = true;
 		} else {
+			if (!list_empty(&conn->tx_queue))
+				trace_ko2iblnd_credits_wait(conn,
+					list_first_entry(&conn->tx_queue,
+							 struct kib_tx,
+							 list)->type, 0);
 			break;
 		}
 		rc = kib_post_tx_locked(conn, tx, credit);

@@ -258,7 +258,9 @@ struct ksock_conn {
 	u64			incarnation;	/* the peer's */
 	__be32			local_ip;
 	__be32			peer_ip;
+	int			local_port;
 	int			peer_port;
+	bool			passive;	/* the peer connected */
 
 	/* net->lock */
 	struct list_head	peer_list;	/* peer->conns */

@@ -29,6 +29,7 @@
 #include <linux/lnet/acceptor.h>
 #include <linux/lnet/nidstr.h>
 #include "socklnd.h"
+#include "socklnd_trace.h"
 
 /* ---- handshake bookkeeping ------------------------------------------------------- */
 
@@ -215,7 +216,7 @@ static struct ksock_conn *ksock_conn_alloc(struct ksock_net *net,
 	conn->rx_state = KSOCK_RX_HDR;
 	conn->tx_deadline = jiffies;
 	conn->buf_deadline = jiffies + ksock_timeout(net) * HZ;
-	lnet_sock_getaddr(sock, false, &conn->local_ip, NULL);
+	lnet_sock_getaddr(sock, false, &conn->local_ip, &conn->local_port);
 	lnet_sock_getaddr(sock, true, &conn->peer_ip, &conn->peer_port);
 	conn->sched = ksock_sched_pick(net->ni, peer_nid);
 	return conn;
@@ -287,6 +288,7 @@ static int ksock_conn_register(struct ksock_conn *conn,
 
 	conn->peer = peer;		/* our find reference is the conn's now */
 	peer = NULL;
+	conn->passive = passive;
 	ksock_conn_get(conn);		/* the peer list's */
 	atomic_inc(&net->nconns);
 	list_add_tail(&conn->peer_list, &conn->peer->conns);
@@ -320,6 +322,7 @@ static void ksock_conn_start(struct ksock_conn *conn)
 
 	spin_lock_bh(&net->lock);
 	if (!conn->closed) {
+		trace_ksocklnd_conn_established(conn);
 		ksock_conn_install_callbacks(conn);
 		spin_lock(&sched->lock);
 		conn->rx_ready = true;
@@ -349,6 +352,7 @@ void ksock_conn_close_locked(struct ksock_conn *conn, int error)
 		return;
 	conn->closed = true;
 	conn->error = error;
+	trace_ksocklnd_conn_closed(conn);
 	list_del_init(&conn->peer_list);
 	peer->nconns[conn->type]--;
 	if (list_empty(&peer->conns))

@@ -24,6 +24,7 @@
 #include <linux/net.h>
 #include <linux/lnet/nidstr.h>
 #include "socklnd.h"
+#include "socklnd_trace.h"
 
 static void ksock_rx_progress(struct ksock_conn *conn)
 {
@@ -62,6 +63,7 @@ static int ksock_rx_ksock_hdr(struct ksock_conn *conn)
 	ksock_msg_hdr_from_wire((const void *)conn->rx_hdrbuf, conn->flip, h);
 	switch (h->type) {
 	case KSOCK_MSG_NOOP:
+		trace_ksocklnd_rx(conn, KSOCK_MSG_NOOP, 0);
 		rc = ksock_handle_zcack(conn, h->zc_cookies[0],
 					h->zc_cookies[1]);
 		if (rc)
@@ -106,6 +108,7 @@ static int ksock_rx_parse(struct ksock_conn *conn)
 		hdr.src_nid = peer->id.nid;
 		hdr.src_pid = peer->id.pid;
 	}
+	trace_ksocklnd_rx(conn, hdr.type, hdr.payload_length);
 
 	spin_lock_bh(&sched->lock);
 	conn->rx_state = KSOCK_RX_PARSE;

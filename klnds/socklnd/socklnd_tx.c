@@ -23,6 +23,7 @@
 #include <net/sock.h>
 #include <linux/lnet/nidstr.h>
 #include "socklnd.h"
+#include "socklnd_trace.h"
 
 static gfp_t ksock_gfp(void)
 {
@@ -34,6 +35,7 @@ static void ksock_tx_release(struct kref *kref)
 	struct ksock_tx *tx = container_of(kref, struct ksock_tx, kref);
 
 	if (tx->msg) {
+		trace_ksocklnd_tx_done(tx->msg, tx->status);
 		if (tx->status && tx->hstatus != LNET_MSG_STATUS_OK)
 			lnet_msg_set_health(tx->msg, tx->hstatus);
 		lnet_finalize(tx->msg, tx->status);
@@ -699,6 +701,9 @@ int ksock_process_tx(struct ksock_conn *conn)
 			return KSOCK_IO_DONE;
 		}
 
+		trace_ksocklnd_tx(conn, tx->msg ? lnet_msg_hdr(tx->msg)->type :
+					      KSOCK_MSG_NOOP,
+				  tx->nob - tx->hdr_nob);
 		spin_lock_bh(&sched->lock);
 		list_del_init(&tx->list);
 		conn->tx_queued_nob -= tx->nob;

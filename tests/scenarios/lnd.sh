@@ -13,6 +13,8 @@
 # (stock kernel: build with make modules LNET_TESTS=1)
 # shellcheck source=scripts/guest/lib.sh
 . "$LNET_TOP/scripts/guest/lib.sh"
+# shellcheck source=tests/scenarios/lnd-trace-lib.sh
+. "$LNET_TOP/tests/scenarios/lnd-trace-lib.sh"
 M=$LNET_MODDIR
 peer=$(t_peer_addrs | head -n1)
 me=g$GUEST_INDEX
@@ -28,6 +30,7 @@ if [ "$net" = tcp ]; then
 else
 	t_lnd_load "$net" || exit 1
 fi
+lt_trace_on "$net" || exit 1
 
 start=$(date +%s)
 t_insmod "load lnet_lndtest (server + client of $peer@$net)" "$test_ko" \
@@ -37,6 +40,7 @@ echo "client run took $(($(date +%s) - start)) s"
 # One result per client check (t_lndtest_results writes them to /tmp/checks).
 t_lndtest_results "$me->$peer"
 t_check "client checks reported" test "$(wc -l </tmp/checks)" -ge 30
+lt_trace_check_traffic "$peer" "$net"
 
 # The hellos this guest sent and received, for the record.
 [ "$net" = tcp ] && dmesg | grep -E 'ksocklnd(: hello| hello:)' >/mnt/hello.txt
@@ -71,5 +75,7 @@ t_retry "peer's client done" 600 \
 	grep -qx '[1-9][0-9]*' /sys/module/lnet_lndtest/parameters/peer_done
 
 t_check "unload lnet_lndtest (live connections)" rmmod lnet_lndtest
+lt_trace_save	# the LND's unload empties the trace buffers
 t_check "unload $LND_NAME" rmmod "$LND_NAME"
 t_check "unload lnet" rmmod lnet
+lt_trace_check_closed "$peer" "$net"
