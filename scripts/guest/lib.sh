@@ -310,13 +310,24 @@ t_flag_set() {
 	t_log "flag $1 raised"
 }
 
+# t_flag_request FD NAME: the request for flag NAME on connection FD. In a
+# subshell that ignores SIGPIPE: a peer whose flag server goes away while
+# we ask (packages.sh's guest 0 hands over to another root) must fail the
+# request, not kill the asking script.
+t_flag_request() {
+	(
+		trap '' PIPE
+		printf 'GET /%s HTTP/1.0\r\n\r\n' "$2" >&"$1"
+	) 2>/dev/null
+}
+
 # t_flag_get NAME [ADDR]: succeeds iff the guest at ADDR (default: the
 # first peer) has raised NAME; exit 1 when it has not, 2 when it did not
 # answer at all. (bash's /dev/tcp: the static busybox's wget crashes.)
 t_flag_get() {
 	local addr=${2:-$(t_peer_addrs | head -n1)} fd line=
 	exec {fd}<>"/dev/tcp/$addr/$T_FLAG_PORT" || return 2
-	printf 'GET /%s HTTP/1.0\r\n\r\n' "$1" >&"$fd"
+	t_flag_request "$fd" "$1" || { exec {fd}>&-; return 2; }
 	IFS= read -r -t 5 -u "$fd" line
 	exec {fd}>&-
 	case $line in
@@ -332,7 +343,7 @@ t_flag_get() {
 t_flag_fetch() {
 	local addr=${2:-$(t_peer_addrs | head -n1)} fd line=
 	exec {fd}<>"/dev/tcp/$addr/$T_FLAG_PORT" || return 2
-	printf 'GET /%s HTTP/1.0\r\n\r\n' "$1" >&"$fd"
+	t_flag_request "$fd" "$1" || { exec {fd}>&-; return 2; }
 	IFS= read -r -t 5 -u "$fd" line
 	case $line in
 	"HTTP/"*" 200 "*) ;;
