@@ -359,7 +359,11 @@ void Cli::other_verbs()
 	auto *del_flag = imp->add_flag_callback(
 		"-d,--del", [this]() { import_.mode = ImportMode::del; },
 		"delete the routes and NIs the file describes");
+	auto *show_flag = imp->add_flag_callback(
+		"-s,--show", [this]() { import_.mode = ImportMode::show; },
+		"show what is configured now of what the file names");
 	add_flag->excludes(del_flag);
+	show_flag->excludes(add_flag)->excludes(del_flag);
 	bind(imp, import_);
 }
 

@@ -318,6 +318,44 @@ TEST(RoundTrip, UnsupportedFailsWholeSinglePeersTaken)
 	EXPECT_TRUE(c.nis.empty());
 }
 
+// import --show: what is configured now of what the file names, nothing
+// changed.
+TEST(RoundTrip, ImportShowPrintsWhatTheFileNames)
+{
+	FakeKernel k = configured_node();
+	const std::string file = "net:\n"
+				 "    - net type: tcp1\n"
+				 "      local NI(s):\n"
+				 "        - interfaces:\n"
+				 "              0: eth1\n"
+				 "route:\n"
+				 "    - net: tcp9\n"
+				 "      gateway: 192.168.1.1@tcp\n"
+				 "peer:\n"
+				 "    - primary nid: 192.168.1.20@tcp\n"
+				 "global:\n"
+				 "    retry_count: 3\n";
+	k.calls.clear();
+	Outcome o = apply_config(k, file, ImportMode::show);
+	ASSERT_TRUE(o.ok()) << yaml::render(render_errors(o.errors));
+	for (const auto &call : k.calls)
+		EXPECT_TRUE(call.rfind("get_", 0) == 0 || call.rfind("read_", 0) == 0) << call;
+	std::string text = yaml_of(o);
+	EXPECT_NE(text.find("net type: tcp1"), std::string::npos) << text;
+	EXPECT_EQ(text.find("net type: tcp\n"), std::string::npos) << text;
+	EXPECT_EQ(text.find("net type: o2ib1"), std::string::npos) << text;
+	EXPECT_NE(text.find("gateway: 192.168.1.1@tcp"), std::string::npos) << text;
+	EXPECT_EQ(text.find("10.0.0.1@tcp1"), std::string::npos) << text;
+	EXPECT_NE(text.find("primary nid: 192.168.1.20@tcp"), std::string::npos) << text;
+	// the current value, not the file's
+	EXPECT_NE(text.find("retry_count: 1"), std::string::npos) << text;
+	EXPECT_EQ(text.find("transaction_timeout"), std::string::npos) << text;
+
+	std::ostringstream out, err;
+	EXPECT_EQ(run(std::vector<std::string>{ "import", "--show", "--del", "x" }, k, out, err),
+		  2);
+}
+
 // What an ip2nets rule chooses on the fake node: lo 127.0.0.1, eth0
 // 192.168.1.10, eth1 10.0.0.10, ib0 10.10.10.1 (down here).
 TEST(Ip2nets, ChoosesAsLustreDoes)

@@ -186,7 +186,9 @@ struct ExportArgs {
 	bool operator==(const ExportArgs &) const = default;
 };
 
-enum class ImportMode { add, del };
+// add and del apply the file; show prints what is configured now of what
+// the file names (its nets, routes, peers and tunables)
+enum class ImportMode { add, del, show };
 
 struct ImportArgs {
 	std::string file;	// "-": standard input
@@ -294,8 +296,18 @@ Outcome export_config(Kernel &k, const ExportArgs &a);
 // Reads the file ("-": standard input) and applies it.
 Outcome import_config(Kernel &k, const ImportArgs &a);
 
-// The whole configuration as export writes it.
-Outcome collect_config(Kernel &k, bool backup);
+// What of the configuration import --show prints: only these.
+struct ConfigFilter {
+	std::vector<std::uint32_t> nets;
+	std::vector<RouteConfig> routes;	// by net and gateway
+	std::vector<lnet_nid_t> peers;		// configured or not
+	std::vector<std::string> globals;
+	bool routing = false;			// routing or buffers named
+};
+
+// The whole configuration as export writes it, or (@filter) the part of
+// it import --show asks for.
+Outcome collect_config(Kernel &k, bool backup, const ConfigFilter *filter = nullptr);
 // Apply a YAML configuration document (import's work, without file I/O).
 Outcome apply_config(Kernel &k, std::string_view text, ImportMode mode);
 

@@ -21,7 +21,38 @@ namespace {
 
 std::string command_of(ImportMode mode)
 {
-	return mode == ImportMode::add ? "add" : "del";
+	switch (mode) {
+	case ImportMode::add:
+		return "add";
+	case ImportMode::del:
+		return "del";
+	default:
+		return "show";
+	}
+}
+
+template <typename T, typename U>
+bool contains(const std::vector<T> &v, const U &x)
+{
+	return std::find(v.begin(), v.end(), x) != v.end();
+}
+
+// import --show: the current state of what the file names.
+Outcome show_planned(Kernel &k, const ConfigPlan &plan)
+{
+	ConfigFilter f;
+
+	for (const auto &ni : plan.nis)
+		f.nets.push_back(ni.net);
+	for (const auto &rule : plan.ip2nets)
+		f.nets.push_back(rule.net);
+	f.routes = plan.routes;
+	for (const auto &p : plan.peers)
+		f.peers.push_back(p.primary);
+	for (const auto &g : plan.globals)
+		f.globals.emplace_back(g.tunable->name);
+	f.routing = plan.routing || plan.buffers;
+	return collect_config(k, false, &f);
 }
 
 void apply_add(Kernel &k, const ConfigPlan &plan, Outcome &o)
@@ -169,7 +200,7 @@ void apply_del(Kernel &k, const ConfigPlan &plan, Outcome &o)
 
 }  // namespace
 
-Outcome collect_config(Kernel &k, bool backup)
+Outcome collect_config(Kernel &k, bool backup, const ConfigFilter *filter)
 {
 	Outcome o;
 	std::vector<NiView> nis;
@@ -193,7 +224,10 @@ Outcome collect_config(Kernel &k, bool backup)
 	try {
 		// only what peer add made: the others come and go with traffic
 		peers = k.get_peers();
-		std::erase_if(peers, [](const PeerInfo &p) { return !p.configured; });
+		std::erase_if(peers, [&](const PeerInfo &p) {
+			return filter ? !contains(filter->peers, p.primary_nid) :
+					!p.configured;
+		});
 	} catch (const KernelError &e) {
 		o.fail("show", "peer", "cannot get peers", e);
 	}
@@ -203,6 +237,8 @@ Outcome collect_config(Kernel &k, bool backup)
 		o.fail("show", "routing", "cannot get the router buffers", e);
 	}
 	for (const auto &t : global_tunables()) {
+		if (filter && !contains(filter->globals, t.name))
+			continue;
 		try {
 			auto v = read_global(k, t);
 			auto n = v ? parse_int(*v) : std::nullopt;
@@ -215,6 +251,19 @@ Outcome collect_config(Kernel &k, bool backup)
 	}
 	if (!o.ok())
 		return o;
+	if (filter) {
+		std::erase_if(nis, [&](const NiView &v) {
+			return !contains(filter->nets, LNET_NIDNET(v.info.config.nid));
+		});
+		std::erase_if(routes, [&](const RouteInfo &r) {
+			return std::none_of(filter->routes.begin(), filter->routes.end(),
+					    [&](const RouteConfig &c) {
+						    return c.net == r.config.net &&
+							   c.gateway == r.config.gateway;
+					    });
+		});
+		routing.enabled = routing.enabled && filter->routing;
+	}
 
 	net_fields.status = !backup;
 	net_fields.config = true;
@@ -301,6 +350,8 @@ Outcome apply_config(Kernel &k, std::string_view text, ImportMode mode)
 	// or a peer this LNet cannot configure.
 	if (!o.ok())
 		return o;
+	if (mode == ImportMode::show)
+		return show_planned(k, plan);
 	for (const auto &section : plan.unsupported)
 		o.fail(command_of(mode), section, EOPNOTSUPP,
 		       "section '" + section + "' is not supported by this "
