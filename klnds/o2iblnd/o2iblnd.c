@@ -263,6 +263,7 @@ static int kib_stats_show(struct seq_file *m, void *v)
 	list_for_each_entry(net, &kib_data.nets, list) {
 		const char *n = net->ifname;
 
+		seq_printf(m, "%s txs %d\n", n, net->pool_size);
 		seq_printf(m, "%s txs_out %d\n", n, READ_ONCE(net->ntx_out));
 		seq_printf(m, "%s pool_closed %d\n", n,
 			   READ_ONCE(net->pool_closed));

@@ -284,10 +284,10 @@ int kib_test_flood(int n, bool same);
 
 int kib_modparams_check(void);
 /* the credit-return high-water mark for a connection of depth @q */
-int kib_credits_hiw(int q);
+int kib_credits_hiw(const struct kib_net *net, int q);
 int kib_ni_tunables(struct kib_net *net, const char *nid,
 		    struct lnet_lnd_tunables *t);
-int kib_concurrent_sends_for(int q);
+int kib_concurrent_sends_for(const struct kib_net *net, int q);
 
 /* ---- objects ------------------------------------------------------------------ */
 
@@ -328,6 +328,9 @@ struct kib_net {
 	u16			queue_depth;	/* proposed and accepted */
 	int			timeout;	/* s; 0: the module's */
 	int			tos;		/* -1: none */
+	/* the NI's own peercredits_hiw and concurrent_sends; 0: the module's */
+	int			credits_hiw;
+	int			concurrent_sends;
 	struct rdma_cm_id	*listener;
 	struct ib_device	*ibdev;
 	struct ib_pd		*pd;
@@ -344,6 +347,7 @@ struct kib_net {
 	struct list_head	stale_txs;	/* waiting for a new MR */
 	struct work_struct	stale_work;
 	struct kib_tx		*txs;
+	int			pool_size;	/* the NI's ntx, or the module's */
 	int			ntx;
 	u64			next_cookie;	/* pool_lock */
 	int			ntx_out;	/* pool_lock: taken, not back */

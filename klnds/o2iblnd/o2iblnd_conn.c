@@ -245,8 +245,8 @@ static int kib_conn_setup_qp(struct kib_conn *conn)
 	struct ib_qp_init_attr attr = { };
 	int send_wrs, i, rc;
 
-	conn->max_sends = kib_concurrent_sends_for(conn->queue_depth);
-	conn->credits_hiw = kib_credits_hiw(conn->queue_depth);
+	conn->max_sends = kib_concurrent_sends_for(net, conn->queue_depth);
+	conn->credits_hiw = kib_credits_hiw(net, conn->queue_depth);
 	conn->credits = conn->queue_depth;
 	conn->reserved_credits = conn->queue_depth;
 
@@ -730,8 +730,8 @@ static int kib_active_established(struct kib_conn *conn,
 	/* a smaller accepted depth: credits and limits follow it */
 	conn->credits = conn->queue_depth;
 	conn->reserved_credits = conn->queue_depth;
-	conn->max_sends = kib_concurrent_sends_for(conn->queue_depth);
-	conn->credits_hiw = kib_credits_hiw(conn->queue_depth);
+	conn->max_sends = kib_concurrent_sends_for(net, conn->queue_depth);
+	conn->credits_hiw = kib_credits_hiw(net, conn->queue_depth);
 	kib_conn_established(conn);
 	return 0;
 }

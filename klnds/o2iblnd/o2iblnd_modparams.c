@@ -208,57 +208,48 @@ unsigned int kib_timeout_secs(const struct kib_net *net)
 	return t > 0 ? t : lnet_lnd_timeout();
 }
 
-/*
- * kib_ni_tunable() - one per-NI LND tunable: 0 (the module's) or the
- * module's own value is taken, anything else refused with a message, as
- * this LND applies these per module only.
- */
-static int kib_ni_tunable(const char *nid, const char *name, int *v,
-			  int module_value)
-{
-	if (*v && *v != module_value) {
-		pr_err("%s: %s %d refused: per NI, only the ko2iblnd parameter's value (%d) is taken\n",
-		       nid, name, *v, module_value);
-		return -EOPNOTSUPP;
-	}
-	*v = module_value;
-	return 0;
-}
-
 /**
  * kib_ni_tunables() - apply an NI's LND tunables (lnetctl net add, the
  *	YAML "lnd tunables") and write back the values in effect
- * @net: the net; its timeout and tos are set
+ * @net: the net; its timeout, tos, pool size and credit tunables are set
  * @nid: the NI's NID, for messages
  * @t: the tunables
  *
- * timeout and tos are the NI's own (0 and -1: the module's). The others
- * apply per module: conns_per_peer is 1 (one connection per peer),
- * peercredits_hiw, concurrent_sends and ntx the module parameters'
- * values, and another value is refused. map_on_demand and the FMR pool
- * tunables are obsolete (no FMR pools): taken as given, never used.
+ * timeout, tos, ntx, peercredits_hiw and concurrent_sends are the NI's own
+ * (0, and -1 for tos: the module's). conns_per_peer is 1: this LND makes
+ * one connection per peer. map_on_demand and the FMR pool tunables are
+ * obsolete (no FMR pools): taken as given, never used.
  *
- * Return: 0, -EINVAL (tos out of range) or -EOPNOTSUPP.
+ * Return: 0, -EINVAL (a value out of range) or -EOPNOTSUPP.
  */
 int kib_ni_tunables(struct kib_net *net, const char *nid,
 		    struct lnet_lnd_tunables *t)
 {
-	if (kib_ni_tunable(nid, "conns_per_peer", &t->conns_per_peer, 1) ||
-	    kib_ni_tunable(nid, "peercredits_hiw", &t->peercredits_hiw,
-			   kib_credits_hiw(kib_peer_credits)) ||
-	    kib_ni_tunable(nid, "concurrent_sends", &t->concurrent_sends,
-			   kib_concurrent_sends_for(kib_peer_credits)) ||
-	    kib_ni_tunable(nid, "ntx", &t->ntx, kib_ntx))
+	if (t->conns_per_peer && t->conns_per_peer != 1) {
+		pr_err("%s: conns_per_peer %d refused: one connection per peer\n",
+		       nid, t->conns_per_peer);
 		return -EOPNOTSUPP;
-	if (t->timeout < 0 || t->tos < -1 || t->tos > 255) {
-		pr_err("%s: timeout %d or tos %d out of range\n", nid,
-		       t->timeout, t->tos);
+	}
+	if (t->timeout < 0 || t->tos < -1 || t->tos > 255 ||
+	    t->peercredits_hiw < 0 || t->concurrent_sends < 0 ||
+	    (t->ntx && t->ntx < 2 * kib_peer_credits) || t->ntx > U16_MAX) {
+		pr_err("%s: timeout %d, tos %d, peercredits_hiw %d, concurrent_sends %d or ntx %d out of range (ntx: at least 2 x peer_credits)\n",
+		       nid, t->timeout, t->tos, t->peercredits_hiw,
+		       t->concurrent_sends, t->ntx);
 		return -EINVAL;
 	}
 	/* like ksocklnd's, 0 while the module's timeout applies */
 	net->timeout = t->timeout;
 	net->tos = t->tos >= 0 ? t->tos : kib_tos;
+	net->pool_size = t->ntx ?: kib_ntx;
+	net->credits_hiw = t->peercredits_hiw;
+	net->concurrent_sends = t->concurrent_sends;
+
+	t->conns_per_peer = 1;
 	t->tos = net->tos;
+	t->ntx = net->pool_size;
+	t->peercredits_hiw = kib_credits_hiw(net, kib_peer_credits);
+	t->concurrent_sends = kib_concurrent_sends_for(net, kib_peer_credits);
 	return 0;
 }
 
@@ -266,17 +257,17 @@ int kib_ni_tunables(struct kib_net *net, const char *nid,
  * "Credits" in Documentation/wire/o2iblnd.md: hiw scales with the
  * negotiated depth; NOOP at >= this.
  */
-int kib_credits_hiw(int q)
+int kib_credits_hiw(const struct kib_net *net, int q)
 {
-	int hiw = kib_peer_credits_hiw ?: kib_peer_credits / 2;
+	int hiw = net->credits_hiw ?: kib_peer_credits_hiw ?: kib_peer_credits / 2;
 
 	hiw = clamp(hiw, kib_peer_credits / 2, kib_peer_credits - 1);
 	return max(1, q * hiw / kib_peer_credits);
 }
 
-int kib_concurrent_sends_for(int q)
+int kib_concurrent_sends_for(const struct kib_net *net, int q)
 {
-	int n = kib_concurrent_sends ?: q;
+	int n = net->concurrent_sends ?: kib_concurrent_sends ?: q;
 
 	return clamp(n, max(1, q / 2), 2 * q);
 }

@@ -87,10 +87,10 @@ int kib_pool_init(struct kib_net *net)
 	INIT_LIST_HEAD(&net->free_txs);
 	INIT_LIST_HEAD(&net->stale_txs);
 	INIT_WORK(&net->stale_work, kib_pool_renew_mrs);
-	net->txs = kvcalloc(kib_ntx, sizeof(*net->txs), GFP_KERNEL);
+	net->txs = kvcalloc(net->pool_size, sizeof(*net->txs), GFP_KERNEL);
 	if (!net->txs)
 		return -ENOMEM;
-	for (i = 0; i < kib_ntx; i++) {
+	for (i = 0; i < net->pool_size; i++) {
 		struct kib_tx *tx = &net->txs[i];
 
 		tx->net = net;
@@ -133,7 +133,7 @@ void kib_pool_fini(struct kib_net *net)
 	/* every tx is back (kib_pool_close()), so none is stale any more */
 	flush_work(&net->stale_work);
 	WARN_ON_ONCE(!list_empty(&net->stale_txs));
-	for (i = 0; i < kib_ntx; i++) {
+	for (i = 0; i < net->pool_size; i++) {
 		struct kib_tx *tx = &net->txs[i];
 
 		if (tx->mr)
@@ -1128,7 +1128,7 @@ int kib_send(struct lnet_ni *ni, void *private, struct lnet_msg *msg)
 			return -ENETDOWN;
 		}
 		pr_warn_ratelimited("out of tx descriptors (ntx=%d)\n",
-				    kib_ntx);
+				    net->pool_size);
 		return -ENOMEM;
 	}
 	switch (hdr->type) {

@@ -79,3 +79,39 @@ lt_trace_save	# the LND's unload empties the trace buffers
 t_check "unload $LND_NAME" rmmod "$LND_NAME"
 t_check "unload lnet" rmmod lnet
 lt_trace_check_closed "$peer" "$net"
+
+# ko2iblnd's per-NI LND tunables, on an NI of its own made by lnetctl after
+# the run: ntx sizes its tx pool; peercredits_hiw, concurrent_sends,
+# timeout and tos are the NI's; conns_per_peer other than 1 is refused.
+if [ "$net" = o2ib ]; then
+	LNETCTL=$LNET_TOP/build/tools/lnetctl/lnetctl
+	t_insmod "load lnet (no networks)" "$M/lnet/lnet.ko" || exit 1
+	t_insmod "load ko2iblnd" "$M/klnds/o2iblnd/ko2iblnd.ko" || exit 1
+	t_check "lnetctl lnet configure" "$LNETCTL" lnet configure
+	cat >/tmp/o2ib-tunables.yaml <<-YAML
+		net:
+		    - net type: o2ib
+		      local NI(s):
+		        - interfaces:
+		              0: eth0
+		          lnd tunables:
+		              peercredits_hiw: 5
+		              concurrent_sends: 12
+		              ntx: 64
+		              timeout: 7
+		              tos: 46
+	YAML
+	t_check "import o2ib0 with its own lnd tunables" \
+		"$LNETCTL" import /tmp/o2ib-tunables.yaml
+	"$LNETCTL" net show -v --net o2ib | tee /tmp/o2ib-show.yaml
+	for kv in "ntx: 64" "peercredits_hiw: 5" "concurrent_sends: 12" "timeout: 7" "tos: 46"; do
+		t_check "net show -v: o2ib0 $kv" grep -q "^ *$kv\$" /tmp/o2ib-show.yaml
+	done
+	t_check "debugfs stats: a pool of 64 txs" sh -c \
+		"awk '\$2 == \"txs\" { print \$3 }' /sys/kernel/debug/ko2iblnd/stats | grep -qx 64"
+	t_check "net add --conns-per-peer 2 refused (one connection per peer)" \
+		sh -c "! '$LNETCTL' net add --net o2ib1 --if eth0 --conns-per-peer 2"
+	t_check "lnetctl lnet unconfigure" "$LNETCTL" lnet unconfigure
+	t_check "unload ko2iblnd (per-NI tunables)" rmmod ko2iblnd
+	t_check "unload lnet (per-NI tunables)" rmmod lnet
+fi
