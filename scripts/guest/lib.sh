@@ -520,7 +520,8 @@ t_node_load() {
 	esac
 }
 
-# t_node_unload [PREFIX]: undo t_node_load, soft-RoCE device included.
+# t_node_unload [PREFIX]: undo t_node_load (lnet_selftest if still loaded),
+# soft-RoCE device included.
 t_node_unload() {
 	local p=${1:-} rc=0
 	case $NODE_KIND in
@@ -528,7 +529,9 @@ t_node_unload() {
 		t_lustre_unload "$p" || rc=1
 		;;
 	ours)
-		t_check "${p}ours: unload lnet_selftest" rmmod lnet_selftest || rc=1
+		if [ -d /sys/module/lnet_selftest ]; then
+			t_check "${p}ours: unload lnet_selftest" rmmod lnet_selftest || rc=1
+		fi
 		t_check "${p}ours: unload $LND_NAME" rmmod "$LND_NAME" || rc=1
 		t_check "${p}ours: unload lnet" rmmod lnet || rc=1
 		;;

@@ -22,6 +22,8 @@
 # it is stopped first (see below).
 # compact (make check): the pings, then one lst brw write of 1 MiB with
 # check=full from our node to Lustre's, Lustre's lst the console.
+# Both modes end with the configuration both ways (config_exchange): each
+# node imports the other's "lnetctl export --backup" into a fresh LNet.
 #
 # Guests share no files: they wait for each other with the flags of lib.sh
 # (t_flag_set / t_flag_wait, over eth0).
@@ -352,6 +354,52 @@ else
 	fi
 fi
 
+# --- the configuration both ways --------------------------------------------
+# Each node's "lnetctl export --backup" (net with its LND tunables, global,
+# ...) goes to the other, which imports it into a fresh LNet (lnet_selftest
+# unloaded: it holds LNet). Its own export is then the file it imported
+# with its own NID for the other's, byte for byte; the peer sections are
+# left out of the comparison (each lists the nodes it talked to, and an
+# import skips the importer's own NID). Ours imports first, pinged by
+# Lustre's node afterwards, then Lustre's, pinged by ours.
+without_peers() { awk '/^peer:/ { skip = 1; next } /^[a-z]/ { skip = 0 } !skip' "$1"; }
+
+config_exchange() {
+	node_lnetctl export --backup >/tmp/mine.yaml 2>/tmp/export.err
+	cat /tmp/mine.yaml /tmp/export.err
+	cp /tmp/mine.yaml "$T_FLAG_DIR/$kind-backup"
+	t_flag_set "$kind-exported"
+	t_flag_wait "$other-exported" "$WAIT" || return 1
+	t_flag_fetch "$other-backup" >/tmp/theirs.yaml
+	t_check "$kind: fetched $other's export --backup" grep -q '^net:' /tmp/theirs.yaml
+	if [ "$kind" = lustre ]; then
+		t_flag_wait ours-imported "$WAIT" || return 1
+	fi
+	t_check "$kind: unload lnet_selftest" rmmod lnet_selftest
+	# ours: LNet went down with lnet_selftest, the only holder
+	if [ "$kind" = lustre ]; then
+		t_check "lustre: lnetctl lnet unconfigure" lustre_lnetctl lnet unconfigure
+	fi
+	t_check "$kind: lnetctl lnet configure" node_lnetctl lnet configure
+	t_check "$kind: lnetctl import of $other's export --backup" \
+		node_lnetctl import /tmp/theirs.yaml
+	node_lnetctl export --backup >/tmp/after.yaml 2>&1
+	sed "s/${peer//./\\.}/$me/g" /tmp/theirs.yaml >/tmp/theirs-here.yaml
+	without_peers /tmp/theirs-here.yaml >/tmp/expect.yaml
+	without_peers /tmp/after.yaml >/tmp/got.yaml
+	diff -u /tmp/expect.yaml /tmp/got.yaml
+	t_check "$kind: its export --backup is $other's file with its own NID" \
+		cmp /tmp/expect.yaml /tmp/got.yaml
+	t_retry "$kind: lnetctl ping $peer after the import" 60 \
+		node_lnetctl ping --timeout 5 "$peer"
+	t_flag_set "$kind-imported"
+	if [ "$kind" = ours ]; then
+		t_flag_wait lustre-imported "$WAIT" || return 1
+		t_check "ours: lnetctl lnet unconfigure" ours_lnetctl lnet unconfigure
+	fi
+}
+
+config_exchange || t_abort
 node_lnetctl stats show 2>&1
 t_node_unload
 t_flag_bye 120
