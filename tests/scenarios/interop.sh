@@ -388,7 +388,7 @@ config_exchange() {
 	without_peers /tmp/theirs-here.yaml >/tmp/expect.yaml
 	without_peers /tmp/after.yaml >/tmp/got.yaml
 	diff -u /tmp/expect.yaml /tmp/got.yaml
-	t_check "$kind: its export --backup is $other's file with its own NID" \
+	t_check "$kind: its export --backup is the file it imported, with its own NID" \
 		cmp /tmp/expect.yaml /tmp/got.yaml
 	t_retry "$kind: lnetctl ping $peer after the import" 60 \
 		node_lnetctl ping --timeout 5 "$peer"
