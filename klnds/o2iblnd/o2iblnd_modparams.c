@@ -218,7 +218,8 @@ unsigned int kib_timeout_secs(const struct kib_net *net)
  * timeout, tos, ntx, peercredits_hiw and concurrent_sends are the NI's own
  * (0, and -1 for tos: the module's). conns_per_peer is 1: this LND makes
  * one connection per peer. map_on_demand and the FMR pool tunables are
- * obsolete (no FMR pools): taken as given, never used.
+ * obsolete (no FMR pools): taken as given (0: the module parameter's
+ * value), reported, never used.
  *
  * Return: 0, -EINVAL (a value out of range) or -EOPNOTSUPP.
  */
@@ -246,6 +247,11 @@ int kib_ni_tunables(struct kib_net *net, const char *nid,
 	net->concurrent_sends = t->concurrent_sends;
 
 	t->conns_per_peer = 1;
+	/* unused here; shown as Lustre's LND shows them (0: the module's) */
+	t->map_on_demand = t->map_on_demand ?: map_on_demand;
+	t->fmr_pool_size = t->fmr_pool_size ?: fmr_pool_size;
+	t->fmr_flush_trigger = t->fmr_flush_trigger ?: fmr_flush_trigger;
+	t->fmr_cache = t->fmr_cache ?: fmr_cache;
 	t->tos = net->tos;
 	t->ntx = net->pool_size;
 	t->peercredits_hiw = kib_credits_hiw(net, kib_peer_credits);

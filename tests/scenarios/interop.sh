@@ -361,8 +361,15 @@ fi
 # with its own NID for the other's, byte for byte; the peer sections are
 # left out of the comparison (each lists the nodes it talked to, and an
 # import skips the importer's own NID). Ours imports first, pinged by
-# Lustre's node afterwards, then Lustre's, pinged by ours.
-without_peers() { awk '/^peer:/ { skip = 1; next } /^[a-z]/ { skip = 0 } !skip' "$1"; }
+# Lustre's node afterwards, then Lustre's, pinged by ours. (Lustre 2.17's
+# lnetctl import takes only conns_per_peer and tos of an NI's LND tunables:
+# the others match because both nodes run their LND's defaults. Its export
+# writes "map_on_demand: true", which its own import refuses; ours writes
+# 1, so the comparison reads the two as the same.)
+comparable() {
+	awk '/^peer:/ { skip = 1; next } /^[a-z]/ { skip = 0 } !skip' "$1" |
+		sed 's/^\( *map_on_demand: \)true$/\11/'
+}
 
 config_exchange() {
 	node_lnetctl export --backup >/tmp/mine.yaml 2>/tmp/export.err
@@ -385,8 +392,8 @@ config_exchange() {
 		node_lnetctl import /tmp/theirs.yaml
 	node_lnetctl export --backup >/tmp/after.yaml 2>&1
 	sed "s/${peer//./\\.}/$me/g" /tmp/theirs.yaml >/tmp/theirs-here.yaml
-	without_peers /tmp/theirs-here.yaml >/tmp/expect.yaml
-	without_peers /tmp/after.yaml >/tmp/got.yaml
+	comparable /tmp/theirs-here.yaml >/tmp/expect.yaml
+	comparable /tmp/after.yaml >/tmp/got.yaml
 	diff -u /tmp/expect.yaml /tmp/got.yaml
 	t_check "$kind: its export --backup is the file it imported, with its own NID" \
 		cmp /tmp/expect.yaml /tmp/got.yaml

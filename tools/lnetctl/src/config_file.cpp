@@ -355,6 +355,24 @@ bool Parser::tunables(const ErrorSite &s, const YAML::Node &m, CommonTunables &t
 	return true;
 }
 
+// Lustre's export writes map_on_demand as a flag ("true"); older files and
+// lnetctl's command line give a number.
+bool map_on_demand(const ErrorSite &s, const YAML::Node &n, std::uint32_t &field)
+{
+	bool flag;
+
+	if (!n)
+		return true;
+	if (n.IsScalar() && YAML::convert<bool>::decode(n, flag)) {
+		field = flag;
+		return true;
+	}
+	auto v = integer(s, n, "map_on_demand", 0, uint32_max);
+	if (v)
+		field = static_cast<std::uint32_t>(*v);
+	return v.has_value();
+}
+
 bool Parser::lnd_tunables(const ErrorSite &s, std::uint32_t net,
 			  const YAML::Node &m, LndTunables &lnd)
 {
@@ -387,7 +405,7 @@ bool Parser::lnd_tunables(const ErrorSite &s, std::uint32_t net,
 	if (LNET_NETTYP(net) == LNET_LND_O2IB) {
 		O2ibTunables t;
 		bool ok = get("peercredits_hiw", t.peercredits_hiw, 0, uint32_max) &&
-			  get("map_on_demand", t.map_on_demand, 0, uint32_max) &&
+			  map_on_demand(s, m["map_on_demand"], t.map_on_demand) &&
 			  get("concurrent_sends", t.concurrent_sends, 0, uint32_max) &&
 			  get("fmr_pool_size", t.fmr_pool_size, 0, uint32_max) &&
 			  get("fmr_flush_trigger", t.fmr_flush_trigger, 0, uint32_max) &&

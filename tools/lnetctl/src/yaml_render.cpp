@@ -172,15 +172,18 @@ yaml::Map render_lnd_tunables(const LndTunables &lnd, bool backup)
 			add(m, "timeout", num(s->timeout));
 		add(m, "tos", num(s->tos));
 	} else if (const auto *o = std::get_if<O2ibTunables>(&lnd)) {
+		// Lustre's order. Its export writes map_on_demand as a flag
+		// ("true") that its own import refuses; a number both take.
 		add(m, "peercredits_hiw", num(o->peercredits_hiw));
-		add(m, "map_on_demand", num(o->map_on_demand));
 		add(m, "concurrent_sends", num(o->concurrent_sends));
+		add(m, "map_on_demand", num(o->map_on_demand));
 		add(m, "fmr_pool_size", num(o->fmr_pool_size));
 		add(m, "fmr_flush_trigger", num(o->fmr_flush_trigger));
 		add(m, "fmr_cache", num(o->fmr_cache));
 		add(m, "ntx", num(o->ntx));
 		add(m, "conns_per_peer", num(o->conns_per_peer));
-		add(m, "timeout", num(o->timeout));
+		if (!backup)
+			add(m, "timeout", num(o->timeout));
 		add(m, "tos", num(o->tos));
 	}
 	return m;

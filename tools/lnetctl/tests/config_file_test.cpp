@@ -159,6 +159,34 @@ TEST(ConfigFile, O2ibLndTunables)
 	EXPECT_EQ(*o, (O2ibTunables{ 4, 1, 8, 512, 384, 1, 512, 1, 50, 106 }));
 }
 
+// Lustre's export writes map_on_demand as a flag
+TEST(ConfigFile, O2ibMapOnDemandFlag)
+{
+	for (const auto &[text, want] : { std::pair{ "true", 1U }, std::pair{ "false", 0U },
+					 std::pair{ "32", 32U } }) {
+		Parsed p = parse(std::string("net:\n"
+					     "    - net type: o2ib\n"
+					     "      local NI(s):\n"
+					     "        - interfaces:\n"
+					     "              0: ib0\n"
+					     "          lnd tunables:\n"
+					     "              map_on_demand: ") +
+				 text + "\n");
+		ASSERT_TRUE(p.o.ok()) << text;
+		const auto *o = std::get_if<O2ibTunables>(&p.plan.nis.at(0).config.lnd);
+		ASSERT_NE(o, nullptr);
+		EXPECT_EQ(o->map_on_demand, want) << text;
+	}
+	Parsed bad = parse("net:\n"
+			   "    - net type: o2ib\n"
+			   "      local NI(s):\n"
+			   "        - interfaces:\n"
+			   "              0: ib0\n"
+			   "          lnd tunables:\n"
+			   "              map_on_demand: maybe\n");
+	EXPECT_FALSE(bad.o.ok());
+}
+
 TEST(ConfigFile, NetWithoutLocalNis)
 {
 	Parsed p = parse("net:\n    - net type: tcp1\n");

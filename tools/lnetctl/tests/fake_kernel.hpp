@@ -591,11 +591,20 @@ private:
 			O2ibTunables o;
 			if (auto *given = std::get_if<O2ibTunables>(&c.lnd))
 				o = *given;
-			if (o.conns_per_peer == 0)
-				o.conns_per_peer = 1;
-			if (o.ntx == 0)
-				o.ntx = 512;
-			// ko2iblnd: the timeout is the NI's own, as ksocklnd's
+			// ko2iblnd with peer_credits 8: 0 is the module's value
+			auto or_def = [](auto &v, auto d) {
+				if (v == 0)
+					v = d;
+			};
+			or_def(o.peercredits_hiw, 4U);
+			or_def(o.concurrent_sends, 8U);
+			or_def(o.map_on_demand, 1U);
+			or_def(o.fmr_pool_size, 512U);
+			or_def(o.fmr_flush_trigger, 384U);
+			or_def(o.fmr_cache, 1U);
+			or_def(o.ntx, std::uint16_t{ 512 });
+			or_def(o.conns_per_peer, std::uint16_t{ 1 });
+			// the timeout is the NI's own, as ksocklnd's
 			c.lnd = o;
 		}
 	}

@@ -198,6 +198,71 @@ TEST(RoundTrip, BackupAsLustreWritesIt)
 		  "    max_recovery_ping_interval: 900\n");
 }
 
+// Byte for byte what Lustre 2.17.0's "lnetctl export --backup" wrote for
+// o2ib on eth0 with ko2iblnd's defaults (peer_credits 8), captured in
+// make interop (its peer section left out). Its lnetctl imports only
+// conns_per_peer and tos of these LND tunables, and refuses its own
+// "map_on_demand: true"; this one takes all of them, and writes
+// map_on_demand as a number, which Lustre's import takes.
+constexpr std::string_view lustre_o2ib_backup =
+	"net:\n"
+	"-     net type: o2ib\n"
+	"      local NI(s):\n"
+	"      -     interfaces:\n"
+	"                  0: eth0\n"
+	"            tunables:\n"
+	"                  peer_timeout: 180\n"
+	"                  peer_credits: 8\n"
+	"                  peer_buffer_credits: 0\n"
+	"                  credits: 256\n"
+	"            lnd tunables:\n"
+	"                  peercredits_hiw: 4\n"
+	"                  concurrent_sends: 8\n"
+	"                  map_on_demand: true\n"
+	"                  fmr_pool_size: 512\n"
+	"                  fmr_flush_trigger: 384\n"
+	"                  fmr_cache: 1\n"
+	"                  ntx: 512\n"
+	"                  conns_per_peer: 1\n"
+	"                  tos: -1\n"
+	"            CPT: \"[0]\"\n"
+	"global:\n"
+	"    numa_range: 0\n"
+	"    max_interfaces: 200\n"
+	"    discovery: 1\n"
+	"    drop_asym_route: 0\n"
+	"    retry_count: 2\n"
+	"    transaction_timeout: 150\n"
+	"    health_sensitivity: 100\n"
+	"    recovery_interval: 1\n"
+	"    router_sensitivity: 100\n"
+	"    lnd_timeout: 49\n"
+	"    response_tracking: 3\n"
+	"    recovery_limit: 0\n"
+	"    max_recovery_ping_interval: 900\n";
+
+TEST(RoundTrip, O2ibBackupAsLustreWritesIt)
+{
+	FakeKernel k;
+	std::ostringstream out, err;
+	Outcome imported = apply_config(k, std::string(lustre_o2ib_backup), ImportMode::add);
+	ASSERT_TRUE(imported.ok()) << yaml::render(render_errors(imported.errors));
+	std::string ours(lustre_o2ib_backup);
+	const std::string_view flag = "map_on_demand: true";
+	ours.replace(ours.find(flag), flag.size(), "map_on_demand: 1");
+	EXPECT_EQ(yaml_of(export_config(k, ExportArgs{ "", true })), ours);
+	// the same NI made on the command line, with the LND's defaults
+	FakeKernel cli;
+	const std::vector<std::vector<std::string>> setup = {
+		{ "lnet", "configure" },
+		{ "net", "add", "--net", "o2ib", "--if", "eth0" },
+		{ "set", "max_interfaces", "200" },
+	};
+	for (const auto &words : setup)
+		ASSERT_EQ(run(words, cli, out, err), 0) << err.str();
+	EXPECT_EQ(yaml_of(export_config(cli, ExportArgs{ "", true })), ours);
+}
+
 TEST(RoundTrip, ThroughFilesAndTheCommandLine)
 {
 	namespace fs = std::filesystem;
