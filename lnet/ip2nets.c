@@ -21,7 +21,8 @@
  * patterns; it brings its network up on the interfaces it names, or (none
  * named) on the interfaces whose address matched. The first rule that
  * applies for a network wins. A pattern is four dot-separated octets, each
- * "*", "n", "n-m" or a bracketed list of those ("[1,5-7]").
+ * "*", "n", "n-m", "n-m/stride" or a bracketed list of those
+ * ("[1,5-7,10-20/2]"); a stride keeps lo, lo + stride, ... up to m.
  */
 
 static const char *lnet_i2n_skip(const char *p)
@@ -48,10 +49,10 @@ static int lnet_i2n_num(const char **pp, u32 *v)
 	return 0;
 }
 
-/* One "n" or "n-m" at *@pp: does @octet fall in it? */
+/* One "n", "n-m" or "n-m/stride" at *@pp: does @octet fall in it? */
 static int lnet_i2n_range(const char **pp, u32 octet, bool *hit)
 {
-	u32 lo, hi;
+	u32 lo, hi, stride = 1;
 
 	if (lnet_i2n_num(pp, &lo))
 		return -EINVAL;
@@ -60,8 +61,13 @@ static int lnet_i2n_range(const char **pp, u32 octet, bool *hit)
 		(*pp)++;
 		if (lnet_i2n_num(pp, &hi) || hi < lo)
 			return -EINVAL;
+		if (**pp == '/') {
+			(*pp)++;
+			if (lnet_i2n_num(pp, &stride) || !stride)
+				return -EINVAL;
+		}
 	}
-	*hit |= octet >= lo && octet <= hi;
+	*hit |= octet >= lo && octet <= hi && (octet - lo) % stride == 0;
 	return 0;
 }
 

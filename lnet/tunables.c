@@ -277,7 +277,7 @@ int lnet_params_check(void)
 	/* the syntax only: which rules apply depends on the addresses then */
 	rc = lnet_ip2nets_select(lnet_ip2nets, NULL, 0, NULL, 0);
 	if (rc < 0) {
-		pr_err("refusing to load: bad module parameter ip2nets=\"%s\" (rules are \"net[(iface[,iface...])] a.b.c.d [a.b.c.d...]; ...\", each octet *, n, n-m or [list])\n",
+		pr_err("refusing to load: bad module parameter ip2nets=\"%s\" (rules are \"net[(iface[,iface...])] a.b.c.d [a.b.c.d...]; ...\", each octet *, n, n-m, n-m/stride or [list])\n",
 		       lnet_ip2nets);
 		return rc == -ENOMEM ? rc : -EINVAL;
 	}

@@ -25,11 +25,13 @@ std::optional<std::uint32_t> take_octet(std::string_view &s)
 	return n;
 }
 
-// "n" or "n-m" at the front of @s (consumed): does @octet fall in it?
+// "n", "n-m" or "n-m/stride" at the front of @s (consumed): does @octet
+// fall in it?
 std::optional<bool> take_range(std::string_view &s, std::uint32_t octet)
 {
 	auto lo = take_octet(s);
 	auto hi = lo;
+	std::optional<std::uint32_t> stride = 1;
 
 	if (!lo)
 		return std::nullopt;
@@ -38,8 +40,14 @@ std::optional<bool> take_range(std::string_view &s, std::uint32_t octet)
 		hi = take_octet(s);
 		if (!hi || *hi < *lo)
 			return std::nullopt;
+		if (!s.empty() && s[0] == '/') {
+			s.remove_prefix(1);
+			stride = take_octet(s);
+			if (!stride || *stride == 0)
+				return std::nullopt;
+		}
 	}
-	return octet >= *lo && octet <= *hi;
+	return octet >= *lo && octet <= *hi && (octet - *lo) % *stride == 0;
 }
 
 }  // namespace

@@ -1,48 +1,37 @@
 // SPDX-License-Identifier: GPL-2.0
 //
-// ip2nets address patterns: the grammar of the kernel's ip2nets rules
-// (its KUnit suite lnet_ioctl checks the same forms on the kernel side).
+// ip2nets address patterns: the vectors of
+// tests/vectors/ipv4_pattern_vectors.h, which the kernel's KUnit suite
+// lnet_ioctl checks against its own matcher.
 #include <lnet/nid.hpp>
+
+#include <linux/types.h>
 
 #include <gtest/gtest.h>
 
+#include "ipv4_pattern_vectors.h"
+
 namespace {
 
-constexpr std::uint32_t addr(std::uint32_t a, std::uint32_t b, std::uint32_t c,
-			     std::uint32_t d)
+TEST(Ipv4Pattern, SharedVectors)
 {
-	return a << 24 | b << 16 | c << 8 | d;
+	for (const auto &v : ipv4_pattern_vectors) {
+		const auto got = lnet::ipv4_pattern_match(v.pattern, v.addr);
+
+		if (v.result == VEC_MALFORMED)
+			EXPECT_EQ(got, std::nullopt) << "pattern \"" << v.pattern << "\"";
+		else
+			EXPECT_EQ(got, v.result == VEC_MATCH)
+				<< "pattern \"" << v.pattern << "\", address " << std::hex
+				<< v.addr;
+	}
 }
 
-TEST(Ipv4Pattern, Matches)
+// what only a pattern on its own is: the kernel's rules read white space
+// as the pattern's end
+TEST(Ipv4Pattern, WholeStringOnly)
 {
-	const std::uint32_t a = addr(192, 0, 2, 17);
-
-	EXPECT_EQ(lnet::ipv4_pattern_match("*.*.*.*", a), true);
-	EXPECT_EQ(lnet::ipv4_pattern_match("192.0.2.17", a), true);
-	EXPECT_EQ(lnet::ipv4_pattern_match("192.0.2.*", a), true);
-	EXPECT_EQ(lnet::ipv4_pattern_match("192.0.2.10-20", a), true);
-	EXPECT_EQ(lnet::ipv4_pattern_match("192.0.2.[1,5-7,17]", a), true);
-	EXPECT_EQ(lnet::ipv4_pattern_match("[10,192].0.[0-2].*", a), true);
-	EXPECT_EQ(lnet::ipv4_pattern_match("0-255.0.2.17", a), true);
-}
-
-TEST(Ipv4Pattern, DoesNotMatch)
-{
-	const std::uint32_t a = addr(192, 0, 2, 17);
-
-	EXPECT_EQ(lnet::ipv4_pattern_match("192.0.2.18", a), false);
-	EXPECT_EQ(lnet::ipv4_pattern_match("192.0.3.*", a), false);
-	EXPECT_EQ(lnet::ipv4_pattern_match("192.0.2.0-16", a), false);
-	EXPECT_EQ(lnet::ipv4_pattern_match("192.0.2.[1,5-7]", a), false);
-	EXPECT_EQ(lnet::ipv4_pattern_match("10.*.*.*", a), false);
-}
-
-TEST(Ipv4Pattern, Malformed)
-{
-	for (const char *bad : { "", "1.2.3", "1.2.3.256", "1.2.3.4.5", "1.2.3.[4",
-				 "1.2.3.5-4", "1.2.3.4x", "1.2.3.[]", "1.2.3.-4",
-				 "1..2.3", "*.*.*.* ", "1.2.3.[4,]", "a.b.c.d" })
+	for (const char *bad : { "", "*.*.*.* ", " 1.2.3.4", "1.2.3.4;" })
 		EXPECT_EQ(lnet::ipv4_pattern_match(bad, 0), std::nullopt)
 			<< "pattern \"" << bad << "\"";
 }

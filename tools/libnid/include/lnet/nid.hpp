@@ -64,9 +64,9 @@ struct networks_result {
 // Errors carry the same messages as the kernel parser.
 networks_result parse_networks(std::string_view text);
 
-// An ip2nets address pattern "a.b.c.d", each octet "*", "n", "n-m" or a
-// bracketed list of those ("[1,5-7]"), as the kernel's ip2nets rules take
-// it. nullopt: malformed; else whether @addr (host order) matches.
+// An ip2nets address pattern "a.b.c.d", each octet "*", "n", "n-m",
+// "n-m/stride" or a bracketed list of those ("[1,5-7,10-20/2]"), as the
+// kernel's ip2nets rules take it. nullopt: malformed; else whether @addr (host order) matches.
 std::optional<bool> ipv4_pattern_match(std::string_view pattern,
 				       std::uint32_t addr);
 
