@@ -145,6 +145,23 @@ TEST(RoundTrip, ExportShape)
 	EXPECT_EQ(text.find("\nudsp:"), std::string::npos);
 }
 
+// Lustre 2.17.0's global section with its defaults (max_interfaces 200)
+constexpr std::string_view lustre_global =
+	"global:\n"
+	"    numa_range: 0\n"
+	"    max_interfaces: 200\n"
+	"    discovery: 1\n"
+	"    drop_asym_route: 0\n"
+	"    retry_count: 2\n"
+	"    transaction_timeout: 150\n"
+	"    health_sensitivity: 100\n"
+	"    recovery_interval: 1\n"
+	"    router_sensitivity: 100\n"
+	"    lnd_timeout: 49\n"
+	"    response_tracking: 3\n"
+	"    recovery_limit: 0\n"
+	"    max_recovery_ping_interval: 900\n";
+
 // Byte for byte what Lustre 2.17.0's "lnetctl export --backup" wrote for
 // tcp on eth0 with its defaults and one route (its peer section, the
 // gateway's peer, left out: this lnetctl writes none yet).
@@ -181,21 +198,8 @@ TEST(RoundTrip, BackupAsLustreWritesIt)
 		  "-     net: o2ib9\n"
 		  "      gateway: 192.0.2.99@tcp\n"
 		  "      hop: 2\n"
-		  "      priority: 1\n"
-		  "global:\n"
-		  "    numa_range: 0\n"
-		  "    max_interfaces: 200\n"
-		  "    discovery: 1\n"
-		  "    drop_asym_route: 0\n"
-		  "    retry_count: 2\n"
-		  "    transaction_timeout: 150\n"
-		  "    health_sensitivity: 100\n"
-		  "    recovery_interval: 1\n"
-		  "    router_sensitivity: 100\n"
-		  "    lnd_timeout: 49\n"
-		  "    response_tracking: 3\n"
-		  "    recovery_limit: 0\n"
-		  "    max_recovery_ping_interval: 900\n");
+		  "      priority: 1\n" +
+			  std::string(lustre_global));
 }
 
 // Byte for byte what Lustre 2.17.0's "lnetctl export --backup" wrote for
@@ -204,7 +208,7 @@ TEST(RoundTrip, BackupAsLustreWritesIt)
 // conns_per_peer and tos of these LND tunables, and refuses its own
 // "map_on_demand: true"; this one takes all of them, and writes
 // map_on_demand as a number, which Lustre's import takes.
-constexpr std::string_view lustre_o2ib_backup =
+constexpr std::string_view lustre_o2ib_net =
 	"net:\n"
 	"-     net type: o2ib\n"
 	"      local NI(s):\n"
@@ -225,29 +229,16 @@ constexpr std::string_view lustre_o2ib_backup =
 	"                  ntx: 512\n"
 	"                  conns_per_peer: 1\n"
 	"                  tos: -1\n"
-	"            CPT: \"[0]\"\n"
-	"global:\n"
-	"    numa_range: 0\n"
-	"    max_interfaces: 200\n"
-	"    discovery: 1\n"
-	"    drop_asym_route: 0\n"
-	"    retry_count: 2\n"
-	"    transaction_timeout: 150\n"
-	"    health_sensitivity: 100\n"
-	"    recovery_interval: 1\n"
-	"    router_sensitivity: 100\n"
-	"    lnd_timeout: 49\n"
-	"    response_tracking: 3\n"
-	"    recovery_limit: 0\n"
-	"    max_recovery_ping_interval: 900\n";
+	"            CPT: \"[0]\"\n";
 
 TEST(RoundTrip, O2ibBackupAsLustreWritesIt)
 {
+	const std::string lustre = std::string(lustre_o2ib_net) + std::string(lustre_global);
 	FakeKernel k;
 	std::ostringstream out, err;
-	Outcome imported = apply_config(k, std::string(lustre_o2ib_backup), ImportMode::add);
+	Outcome imported = apply_config(k, lustre, ImportMode::add);
 	ASSERT_TRUE(imported.ok()) << yaml::render(render_errors(imported.errors));
-	std::string ours(lustre_o2ib_backup);
+	std::string ours = lustre;
 	const std::string_view flag = "map_on_demand: true";
 	ours.replace(ours.find(flag), flag.size(), "map_on_demand: 1");
 	EXPECT_EQ(yaml_of(export_config(k, ExportArgs{ "", true })), ours);
