@@ -399,6 +399,12 @@ config_exchange() {
 		cmp /tmp/expect.yaml /tmp/got.yaml
 	t_retry "$kind: lnetctl ping $peer after the import" 60 \
 		node_lnetctl ping --timeout 5 "$peer"
+	if [ "$kind" = ours ]; then
+		ours_lnetctl import --show /tmp/theirs.yaml >/tmp/shown.yaml 2>&1
+		cat /tmp/shown.yaml
+		t_check "ours: import --show of the file: its net, now with $me" \
+			grep -qF "nid: $me" /tmp/shown.yaml
+	fi
 	t_flag_set "$kind-imported"
 	if [ "$kind" = ours ]; then
 		t_flag_wait lustre-imported "$WAIT" || return 1
