@@ -542,5 +542,13 @@ t_node_unload() {
 	return $rc
 }
 
+# t_yaml_section SECTION|-SECTION FILE: only that top-level section of an
+# lnetctl YAML file, or all but it (peer sections list whatever each node
+# talked to, so comparisons of two exports leave them out)
+t_yaml_section() {
+	awk -v s="${1#-}:" -v keep="${1%%[!-]*}" \
+		'/^[a-z]/ { in_s = ($0 == s) } (keep == "-") != in_s' "$2"
+}
+
 node_lnetctl() { "${NODE_KIND}_lnetctl" "$@"; }
 node_lst() { "${NODE_KIND}_lst" "$@"; }

@@ -367,8 +367,7 @@ fi
 # writes "map_on_demand: true", which its own import refuses; ours writes
 # 1, so the comparison reads the two as the same.)
 comparable() {
-	awk '/^peer:/ { skip = 1; next } /^[a-z]/ { skip = 0 } !skip' "$1" |
-		sed 's/^\( *map_on_demand: \)true$/\11/'
+	t_yaml_section -peer "$1" | sed 's/^\( *map_on_demand: \)true$/\11/'
 }
 
 config_exchange() {

@@ -149,16 +149,11 @@ installed_node() {
 	lnetctl export --backup >/tmp/ours-backup.yaml
 	cp /tmp/ours-backup.yaml /mnt/ours-export-backup.yaml
 	t_flag_fetch lustre-backup | sed "s/${lustre_nid%@*}@/$me@/g" >/tmp/lustre-backup.yaml
-	# section SECTION|-SECTION FILE: only that top-level section, or all but it
-	section() {
-		awk -v s="${1#-}:" -v keep="${1%%[!-]*}" \
-			'/^[a-z]/ { in_s = ($0 == s) } (keep == "-") != in_s' "$2"
-	}
 	diff -u /tmp/lustre-backup.yaml /tmp/ours-backup.yaml
 	t_check "export --backup: Lustre's bytes for the same configuration (but peer)" \
-		cmp <(section -peer /tmp/lustre-backup.yaml) <(section -peer /tmp/ours-backup.yaml)
+		cmp <(t_yaml_section -peer /tmp/lustre-backup.yaml) <(t_yaml_section -peer /tmp/ours-backup.yaml)
 	t_check "export --backup: Lustre's bytes for its peer section (the gateway)" \
-		cmp <(section peer /tmp/lustre-backup.yaml) <(section peer /tmp/ours-backup.yaml)
+		cmp <(t_yaml_section peer /tmp/lustre-backup.yaml) <(t_yaml_section peer /tmp/ours-backup.yaml)
 	cp /tmp/ours-backup.yaml "$T_FLAG_DIR/ours-backup"
 
 	t_check "systemctl stop lnet" systemctl stop lnet
