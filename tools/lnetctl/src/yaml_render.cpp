@@ -165,12 +165,16 @@ std::string format_cpts(std::span<const std::uint32_t> cpts)
 yaml::Map render_lnd_tunables(const LndTunables &lnd, bool backup)
 {
 	yaml::Map m;
+	// both LNDs end with these; Lustre's --backup leaves the timeout out
+	auto common = [&](const auto &t) {
+		add(m, "conns_per_peer", num(t.conns_per_peer));
+		if (!backup)
+			add(m, "timeout", num(t.timeout));
+		add(m, "tos", num(t.tos));
+	};
 
 	if (const auto *s = std::get_if<SockTunables>(&lnd)) {
-		add(m, "conns_per_peer", num(s->conns_per_peer));
-		if (!backup)
-			add(m, "timeout", num(s->timeout));
-		add(m, "tos", num(s->tos));
+		common(*s);
 	} else if (const auto *o = std::get_if<O2ibTunables>(&lnd)) {
 		// Lustre's order. Its export writes map_on_demand as a flag
 		// ("true") that its own import refuses; a number both take.
@@ -181,10 +185,7 @@ yaml::Map render_lnd_tunables(const LndTunables &lnd, bool backup)
 		add(m, "fmr_flush_trigger", num(o->fmr_flush_trigger));
 		add(m, "fmr_cache", num(o->fmr_cache));
 		add(m, "ntx", num(o->ntx));
-		add(m, "conns_per_peer", num(o->conns_per_peer));
-		if (!backup)
-			add(m, "timeout", num(o->timeout));
-		add(m, "tos", num(o->tos));
+		common(*o);
 	}
 	return m;
 }
