@@ -193,24 +193,35 @@ struct lnet_ioctl_config_data {
 /* PING_PEER timeouts outside 1..180000 ms mean 180 s. */
 #define LNET_IOCTL_PING_TIMEOUT_MAX_MS	180000
 
+/*
+ * PING_PEER: one ping GET; the entries are the target's ping info.
+ * DISCOVER: discovery of the target's peer (ping, then push if it is
+ * Multi-Rail), waiting for it to end; the entries are the NIDs of the peer
+ * as LNet now knows them, its primary NID first, and entry 0 is not 0@lo.
+ * -ETIMEDOUT, -EHOSTUNREACH or the error that failed the discovery.
+ */
 struct lnet_ioctl_ping_data {
 	struct lnet_ioctl_hdr ping_hdr;	/*  0 */
-	/* PING_PEER: timeout in ms. DISCOVER: nonzero = force (ping and push). */
+	/* PING_PEER: timeout in ms. DISCOVER: nonzero = force (ping and
+	 * push even if the peer is up to date).
+	 */
 	__s32	ping_param;		/*  8 */
 	/* in: capacity of the ping_ids array (entries); out: entries written */
 	__u32	ping_count;		/* 12 */
-	/* in: 0; out: the feature bits of the target's ping info */
+	/* in: 0; out: the feature bits of the target's (last) ping info */
 	__u32	ping_flags;		/* 16 */
-	/* out: nonzero if the target is Multi-Rail */
+	/* out: nonzero if LNet treats the target's peer as Multi-Rail */
 	__u32	ping_mr;		/* 20 */
 	/* in: the target (pid LNET_PID_ANY: 12345); out: NID replaced by the
-	 * target's primary NID
+	 * primary NID of its peer (the NID itself for a peer LNet does not
+	 * know)
 	 */
 	__u64	ping_target_nid;	/* 24 */
 	__u32	ping_target_pid;	/* 32 */
 	__u32	ping_pad;		/* 36 */
 	/* user pointer to struct lnet_process_id[ping_count]: the entries of
-	 * the target's ping info, in order (entry 0 is 0@lo)
+	 * the target's ping info, in order (entry 0 is 0@lo); for DISCOVER
+	 * see above
 	 */
 	__u64	ping_ids;		/* 40 */
 	/* local NID to ping from; LNET_NID_ANY: LNet chooses */
@@ -437,11 +448,19 @@ struct lnet_ioctl_lnet_stats {
 /* pni_flags */
 #define LNET_IOCTL_PEER_MULTI_RAIL	0x1U	/* the peer is Multi-Rail */
 #define LNET_IOCTL_PEER_CONFIGURED	0x2U	/* made or kept by ADD_PEER_NI */
+#define LNET_IOCTL_PEER_LOCK_PRIM	0x4U	/* discovery keeps its primary */
+#define LNET_IOCTL_PEER_DISCOVERED	0x8U	/* discovery ran to its end */
+#define LNET_IOCTL_PEER_NO_DISCOVERY	0x10U	/* its ping info says it does
+						 * no discovery, or configured
+						 * --non_mr
+						 */
 
 /*
  * GET_PEER_NI, project-defined: one NI of a remote peer. pni_index (in)
  * counts over the NIs of all peers, peer after peer, each peer's NIs in
- * order (its primary NID's NI first); ENOENT past the last one.
+ * order (its primary NID first); ENOENT past the last one. A NID of a
+ * peer that no message has used yet (learned by discovery or configured)
+ * has full credits and health and a refcount of 0.
  */
 struct lnet_ioctl_peer_ni {
 	struct lnet_ioctl_hdr pni_hdr;		/*   0 */
@@ -471,18 +490,27 @@ struct lnet_ioctl_peer_ni {
 /* pc_flags */
 #define LNET_IOCTL_PEER_CFG_NON_MR	0x1U	/* peer add --non_mr */
 #define LNET_IOCTL_PEER_CFG_LOCK_PRIM	0x2U	/* peer add --lock_prim */
-#define LNET_IOCTL_PEER_CFG_FLAGS	0x3U
+#define LNET_IOCTL_PEER_CFG_FORCE	0x4U	/* peer del --force */
+#define LNET_IOCTL_PEER_CFG_FLAGS	0x7U
 
 /*
  * ADD_PEER_NI / DEL_PEER_NI, project-defined: a peer an admin configures.
- * Without Multi-Rail a peer has one NID, its primary: pc_nid is
- * LNET_NID_ANY or pc_prim_nid, another NID is -EOPNOTSUPP. ADD makes the
- * peer on the first NI of its net, or marks an existing one: a configured
- * peer is not freed when idle, only by DEL or when its NI goes down.
- * -EHOSTUNREACH for a NID on a net with no local NI (a peer behind a
- * router has no state of its own here), -EEXIST if already configured.
- * DEL forgets any peer, configured or not (-EBUSY while messages wait for
- * its credits); messages in flight complete on the forgotten peer.
+ *
+ * ADD with pc_nid LNET_NID_ANY or pc_prim_nid: the peer whose primary NID
+ * is pc_prim_nid, made (Multi-Rail unless NON_MR; primary locked if
+ * LOCK_PRIM) or marked configured; -EEXIST if configured already, -EINVAL
+ * for one of our own NIDs or a NID another peer has. ADD with another
+ * pc_nid: that NID joins the configured peer pc_prim_nid (-ENOENT if there
+ * is none, -EINVAL if it is --non_mr, -EEXIST if the peer has it, -ENOSPC
+ * past LNET_IOCTL_PEER_MAX_NIDS). A configured peer is not forgotten when
+ * idle, only by DEL or LNet's shutdown; discovery adds NIDs to it but
+ * removes none.
+ *
+ * DEL with pc_nid LNET_NID_ANY or pc_prim_nid: forget the peer and all its
+ * NIDs, configured or not (-EPERM for a locked primary without FORCE;
+ * -EBUSY while messages wait for one of its NIDs' credits or for its
+ * discovery). DEL with another pc_nid: that NID leaves the peer. Messages
+ * in flight complete on what they were using.
  */
 struct lnet_ioctl_peer_cfg {
 	struct lnet_ioctl_hdr pc_hdr;		/*   0 */
@@ -491,6 +519,9 @@ struct lnet_ioctl_peer_cfg {
 	__u32	pc_flags;			/*  24 LNET_IOCTL_PEER_CFG_* */
 	__u32	pc_pad;				/*  28 */
 };						/*  32 */
+
+/* The most NIDs LNet keeps for one peer (configured or discovered). */
+#define LNET_IOCTL_PEER_MAX_NIDS	16
 
 /* The most connections per peer an NI may be given at run time. */
 #define LNET_IOCTL_CONNS_PER_PEER_MAX	127
