@@ -578,6 +578,8 @@ static void lnet_shutdown(void)
 
 	lockdep_assert_held(&lnet_core.api_mutex);
 	WRITE_ONCE(lnet_core.state, LNET_STATE_STOPPING);
+	/* messages waiting for discovery fail while their NIs are up */
+	lnet_discovery_stop();
 	lnet_recovery_stop();
 	lnet_routes_clear();
 
@@ -593,6 +595,7 @@ static void lnet_shutdown(void)
 	lnet_core.lo_ni = NULL;
 	lnet_recovery_fini();
 	lnet_fault_clear();
+	lnet_nodes_clear();
 
 	/* every message held an NI reference, and they are all gone */
 	WARN_ON(percpu_counter_sum(&lnet_core.msg_count));
@@ -740,6 +743,9 @@ static int lnet_startup(lnet_pid_t pid, bool mod_config)
 	 * answer instead of waiting for transaction_timeout.
 	 */
 	rc = lnet_ping_target_init();
+	if (rc)
+		goto fail;
+	rc = lnet_discovery_start();
 	if (rc)
 		goto fail;
 	rc = lnet_router_start();	/* forwarding=enabled */

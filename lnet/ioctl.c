@@ -693,51 +693,101 @@ static int lnet_ioc_get_recovery_queue(struct lnet_ioc_ctx *ctx)
  * the walk is under RCU, and net_lock (which the send path takes with BH
  * off) is held only to copy the one peer found.
  */
+/* Copy one per-NID peer's state; net_lock held. */
+static void lnet_ioc_fill_peer_ni(struct lnet_ioctl_peer_ni *p,
+				  struct lnet_peer *peer)
+{
+	struct lnet_msg *msg;
+	u32 pings;
+
+	lockdep_assert_held(&lnet_core.net_lock);
+	if (peer->configured)
+		p->pni_flags |= LNET_IOCTL_PEER_CONFIGURED;
+	p->pni_health_value = peer->healthv;
+	p->pni_hs_dropped = peer->hstats[LNET_MSG_STATUS_REMOTE_DROPPED];
+	p->pni_hs_timeout = peer->hstats[LNET_MSG_STATUS_REMOTE_TIMEOUT];
+	p->pni_hs_error = peer->hstats[LNET_MSG_STATUS_REMOTE_ERROR];
+	p->pni_hs_network_timeout =
+		peer->hstats[LNET_MSG_STATUS_NETWORK_TIMEOUT];
+	p->pni_max_tx_credits = peer->max_tx_credits;
+	p->pni_available_tx_credits = peer->tx_credits;
+	p->pni_min_tx_credits = peer->min_tx_credits;
+	p->pni_available_rtr_credits = peer->rtr_credits;
+	p->pni_min_rtr_credits = peer->min_rtr_credits;
+	/* a peer unhashed with its NI has an empty queue (taken by
+	 * lnet_peers_del_ni()); one forgotten by peer del drains it
+	 */
+	list_for_each_entry(msg, &peer->tx_queue, list)
+		p->pni_tx_q_num_of_buf++;
+	p->pni_refcount = kref_read(&peer->kref);
+	p->pni_stats.ms_send_count = peer->send_count;
+	lnet_recovery_state(&peer->recovery, &pings, &p->pni_hs_next_ping);
+	p->pni_hs_ping_count = pings;
+}
+
+/*
+ * A NID of a node that no message has used (no per-NID peer): full
+ * credits of the NI it would use, full health.
+ */
+static void lnet_ioc_fill_unused_nid(struct lnet_ioctl_peer_ni *p)
+{
+	struct lnet_ni *ni;
+
+	p->pni_health_value = LNET_MAX_HEALTH;
+	rcu_read_lock();
+	ni = lnet_ni_find_net_rcu(LNET_NIDNET(p->pni_nid));
+	if (ni) {
+		p->pni_max_tx_credits = ni->peer_tx_credits;
+		p->pni_available_tx_credits = ni->peer_tx_credits;
+		p->pni_min_tx_credits = ni->peer_tx_credits;
+		p->pni_available_rtr_credits = lnet_peer_rtr_credits(ni);
+		p->pni_min_rtr_credits = p->pni_available_rtr_credits;
+	}
+	rcu_read_unlock();
+}
+
+/*
+ * GET_PEER_NI: the NIDs of the peer nodes (peer-node.c) first, node after
+ * node, then the per-NID peers that belong to no node (peers of a node
+ * with discovery off). The walks run under RCU; net_lock (which the send
+ * path takes with BH off) is held only to copy the one entry found.
+ * Entries added or removed between calls may be missed or seen twice, as
+ * with any index-based listing.
+ */
 static int lnet_ioc_get_peer_ni(struct lnet_ioc_ctx *ctx)
 {
 	struct lnet_ioctl_peer_ni *p = ctx->buf;
-	u32 index = p->pni_index;
+	u32 index = p->pni_index, rest = index, flags = 0;
+	lnet_nid_t nid, primary = LNET_NID_ANY;
 	struct lnet_peer *peer;
-	struct lnet_msg *msg;
 	unsigned int i = 0;
 	int rc = -ENOENT;
-	u32 pings;
 
 	memset((void *)p + sizeof(p->pni_hdr), 0, sizeof(*p) - sizeof(p->pni_hdr));
 	p->pni_index = index;
+	p->pni_ni_state = LNET_IOCTL_PEER_NI_NA;
+	nid = lnet_node_nid_at(&rest, &primary, &flags);
+	if (nid != LNET_NID_ANY) {
+		p->pni_primary_nid = primary;
+		p->pni_nid = nid;
+		spin_lock_bh(&lnet_core.net_lock);
+		peer = lnet_peer_find_locked(nid);
+		if (peer)
+			lnet_ioc_fill_peer_ni(p, peer);
+		spin_unlock_bh(&lnet_core.net_lock);
+		if (!peer)
+			lnet_ioc_fill_unused_nid(p);
+		p->pni_flags |= flags;
+		return 0;
+	}
 	rcu_read_lock();
 	list_for_each_entry_rcu(peer, &lnet_core.peer_list, list) {
-		if (i++ != index)
+		if (lnet_node_find_rcu(peer->nid) || i++ != rest)
 			continue;
 		p->pni_primary_nid = peer->nid;
 		p->pni_nid = peer->nid;
-		p->pni_ni_state = LNET_IOCTL_PEER_NI_NA;
 		spin_lock_bh(&lnet_core.net_lock);
-		if (peer->configured)
-			p->pni_flags |= LNET_IOCTL_PEER_CONFIGURED;
-		p->pni_health_value = peer->healthv;
-		p->pni_hs_dropped =
-			peer->hstats[LNET_MSG_STATUS_REMOTE_DROPPED];
-		p->pni_hs_timeout =
-			peer->hstats[LNET_MSG_STATUS_REMOTE_TIMEOUT];
-		p->pni_hs_error = peer->hstats[LNET_MSG_STATUS_REMOTE_ERROR];
-		p->pni_hs_network_timeout =
-			peer->hstats[LNET_MSG_STATUS_NETWORK_TIMEOUT];
-		p->pni_max_tx_credits = peer->max_tx_credits;
-		p->pni_available_tx_credits = peer->tx_credits;
-		p->pni_min_tx_credits = peer->min_tx_credits;
-		p->pni_available_rtr_credits = peer->rtr_credits;
-		p->pni_min_rtr_credits = peer->min_rtr_credits;
-		/* a peer unhashed with its NI has an empty queue (taken by
-		 * lnet_peers_del_ni()); one forgotten by peer del drains it
-		 */
-		list_for_each_entry(msg, &peer->tx_queue, list)
-			p->pni_tx_q_num_of_buf++;
-		p->pni_refcount = kref_read(&peer->kref);
-		p->pni_stats.ms_send_count = peer->send_count;
-		lnet_recovery_state(&peer->recovery, &pings,
-				    &p->pni_hs_next_ping);
-		p->pni_hs_ping_count = pings;
+		lnet_ioc_fill_peer_ni(p, peer);
 		spin_unlock_bh(&lnet_core.net_lock);
 		rc = 0;
 		break;
@@ -751,30 +801,29 @@ static int lnet_ioc_peer_cfg_check(const struct lnet_ioctl_peer_cfg *pc)
 	if (pc->pc_pad || pc->pc_flags & ~LNET_IOCTL_PEER_CFG_FLAGS ||
 	    pc->pc_prim_nid == LNET_NID_ANY)
 		return -EINVAL;
-	/* a second NID would make it a Multi-Rail peer */
-	if (pc->pc_nid != LNET_NID_ANY && pc->pc_nid != pc->pc_prim_nid)
-		return -EOPNOTSUPP;
 	return 0;
 }
 
-/*
- * A peer of one NID is the same whether added Multi-Rail or not (only
- * discovery, which this LNet does not do, would tell them apart), so
- * LNET_IOCTL_PEER_CFG_NON_MR changes nothing, and neither does LOCK_PRIM:
- * a single NID stays the primary.
- */
+static_assert(LNET_IOCTL_PEER_MAX_NIDS == LNET_NODE_MAX_NIDS);
+
 static int lnet_ioc_add_peer_ni(struct lnet_ioc_ctx *ctx)
 {
 	struct lnet_ioctl_peer_cfg *pc = ctx->buf;
 
-	return lnet_ioc_peer_cfg_check(pc) ?: lnet_peer_configure(pc->pc_prim_nid);
+	if (pc->pc_flags & LNET_IOCTL_PEER_CFG_FORCE)
+		return -EINVAL;
+	return lnet_ioc_peer_cfg_check(pc) ?:
+	       lnet_node_configure(pc->pc_prim_nid, pc->pc_nid, pc->pc_flags);
 }
 
 static int lnet_ioc_del_peer_ni(struct lnet_ioc_ctx *ctx)
 {
 	struct lnet_ioctl_peer_cfg *pc = ctx->buf;
 
-	return lnet_ioc_peer_cfg_check(pc) ?: lnet_peer_del(pc->pc_prim_nid);
+	if (pc->pc_flags & ~LNET_IOCTL_PEER_CFG_FORCE)
+		return -EINVAL;
+	return lnet_ioc_peer_cfg_check(pc) ?:
+	       lnet_node_del(pc->pc_prim_nid, pc->pc_nid, pc->pc_flags);
 }
 
 static int lnet_ioc_set_conns_per_peer(struct lnet_ioc_ctx *ctx)
@@ -894,6 +943,8 @@ static int lnet_ioc_get_buf(struct lnet_ioc_ctx *ctx)
 	return 0;
 }
 
+static void lnet_ioc_peer_identity(struct lnet_ioctl_ping_data *p);
+
 static int lnet_ioc_ping(struct lnet_ioc_ctx *ctx)
 {
 	struct lnet_ioctl_ping_data *p = ctx->buf;
@@ -903,6 +954,7 @@ static int lnet_ioc_ping(struct lnet_ioc_ctx *ctx)
 	unsigned int n = min_t(u32, p->ping_count,
 			       lnet_tunable(&lnet_interfaces_max));
 	struct lnet_process_id *ids = NULL;
+	u32 features = 0;
 	int rc;
 
 	/* the reply array is a user pointer: not for LNetCtl() callers */
@@ -920,8 +972,9 @@ static int lnet_ioc_ping(struct lnet_ioc_ctx *ctx)
 	rc = lnet_ni_hold();
 	if (rc)
 		goto out;
-	rc = lnet_ping(id, p->ping_src, lnet_ioctl_ping_timeout(p->ping_param),
-		       ids, n);
+	rc = lnet_ping_full(id, p->ping_src,
+			    lnet_ioctl_ping_timeout(p->ping_param), ids, n,
+			    &features);
 	LNetNIFini();
 	if (rc < 0)
 		goto out;
@@ -931,17 +984,65 @@ static int lnet_ioc_ping(struct lnet_ioc_ctx *ctx)
 		goto out;
 	}
 	p->ping_count = rc;
-	/*
-	 * lnet_ping() does not hand back the info's feature bits, so the
-	 * target is reported as non-Multi-Rail, whose primary NID is the NID
-	 * that was pinged: ping_target_nid is left as it is.
-	 */
-	p->ping_flags = 0;
-	p->ping_mr = 0;
+	p->ping_flags = features;
+	lnet_ioc_peer_identity(p);
 	rc = 0;
 out:
 	kfree(ids);
 	return rc;
+}
+
+/* ping_target_nid and ping_mr: what the peer table says of the target. */
+static void lnet_ioc_peer_identity(struct lnet_ioctl_ping_data *p)
+{
+	lnet_nid_t nid;
+	u32 flags = 0;
+
+	if (lnet_node_nids(p->ping_target_nid, &nid, 1, &flags) == 1)
+		p->ping_target_nid = nid;
+	p->ping_mr = !!(flags & LNET_IOCTL_PEER_MULTI_RAIL);
+}
+
+/*
+ * DISCOVER: as PING_PEER's data; ping_param nonzero forces a ping and
+ * push. The entries are the peer's NIDs, primary first.
+ */
+static int lnet_ioc_discover(struct lnet_ioc_ctx *ctx)
+{
+	struct lnet_ioctl_ping_data *p = ctx->buf;
+	lnet_nid_t nids[LNET_NODE_MAX_NIDS];
+	struct lnet_process_id ids[LNET_NODE_MAX_NIDS];
+	u32 flags = 0, features = 0;
+	int rc, n, i;
+
+	if (!ctx->user)
+		return -EOPNOTSUPP;
+	if (p->ping_target_nid == LNET_NID_ANY || p->ping_pad ||
+	    (p->ping_count && !p->ping_ids))
+		return -EINVAL;
+	rc = lnet_ni_hold();
+	if (rc)
+		return rc;
+	n = lnet_discover(p->ping_target_nid, p->ping_param != 0, nids,
+			  ARRAY_SIZE(nids), &flags, &features);
+	LNetNIFini();
+	if (n < 0)
+		return n;
+	n = min_t(u32, n, p->ping_count);
+	memset(ids, 0, sizeof(ids));
+	for (i = 0; i < n; i++) {
+		ids[i].nid = nids[i];
+		ids[i].pid = LNET_PID_LUSTRE;
+	}
+	if (n && copy_to_user(u64_to_user_ptr(p->ping_ids), ids,
+			      n * sizeof(ids[0])))
+		return -EFAULT;
+	p->ping_count = n;
+	p->ping_flags = features;
+	p->ping_mr = !!(flags & LNET_IOCTL_PEER_MULTI_RAIL);
+	if (n)
+		p->ping_target_nid = nids[0];
+	return 0;
 }
 
 static int lnet_ioc_fault(struct lnet_ioc_ctx *ctx)
@@ -1035,6 +1136,8 @@ static const struct lnet_ioc_cmd lnet_ioc_cmds[LNET_IOC_MAX_NR -
 		     LNET_IOC_RUNNING, lnet_ioc_dist),
 	LNET_IOC_CMD(62, LNET_IOCTL_VERSION2, struct lnet_ioctl_ping_data,
 		     LNET_IOC_ADMIN | LNET_IOC_RUNNING, lnet_ioc_ping),
+	LNET_IOC_CMD(77, LNET_IOCTL_VERSION2, struct lnet_ioctl_ping_data,
+		     LNET_IOC_ADMIN | LNET_IOC_RUNNING, lnet_ioc_discover),
 	LNET_IOC_CMD(64, LNET_IOCTL_VERSION2, struct lnet_ioctl_fault,
 		     LNET_IOC_CHANGE, lnet_ioc_fault),
 	LNET_IOC_CMD(81, LNET_IOCTL_VERSION2, struct lnet_ioctl_config_data,

@@ -253,6 +253,19 @@ static void lnet_rsp_track(struct lnet_md_slot *slot,
 }
 
 /* The first ACK or REPLY (@type) @md waits for from @peer, or NULL. */
+/* Whether a request in @hdr waits for an answer, and which (*@type). */
+static bool lnet_msg_answer_type(const struct lnet_hdr *hdr, u32 *type)
+{
+	if (hdr->type == LNET_MSG_GET)
+		*type = LNET_MSG_REPLY;
+	else if (hdr->type == LNET_MSG_PUT &&
+		 !lnet_wire_handle_is_none(&hdr->msg.put.ack_wmd))
+		*type = LNET_MSG_ACK;
+	else
+		return false;
+	return true;
+}
+
 static struct lnet_md_expect *lnet_md_expect_find(struct lnet_libmd *md,
 						  u32 type, lnet_nid_t peer)
 {
@@ -473,16 +486,33 @@ static void lnet_md_expect_cancel(struct lnet_libmd *md,
 	struct lnet_md_expect *exp;
 	u32 type;
 
-	if (hdr->type == LNET_MSG_GET)
-		type = LNET_MSG_REPLY;
-	else if (hdr->type == LNET_MSG_PUT &&
-		 !lnet_wire_handle_is_none(&hdr->msg.put.ack_wmd))
-		type = LNET_MSG_ACK;
-	else
+	if (!lnet_msg_answer_type(hdr, &type))
 		return;
 	exp = lnet_md_expect_find(md, type, hdr->dest_nid);
 	if (exp)
 		lnet_md_expect_drop(md, exp);
+}
+
+/**
+ * lnet_md_expect_retarget() - @msg now goes to another NID of its peer
+ * @msg: a PUT or GET whose header names its new destination
+ * @old: the destination its MD waits for an answer from
+ *
+ * The answer comes from the NID the request went to (Multi-Rail).
+ */
+void lnet_md_expect_retarget(struct lnet_msg *msg, lnet_nid_t old)
+{
+	struct lnet_libmd *md = msg->md;
+	struct lnet_md_expect *exp;
+	u32 type;
+
+	if (!lnet_msg_answer_type(&msg->hdr, &type))
+		return;
+	spin_lock_bh(&md->slot->lock);
+	exp = lnet_md_expect_find(md, type, old);
+	if (exp)
+		exp->peer = msg->hdr.dest_nid;
+	spin_unlock_bh(&md->slot->lock);
 }
 
 /*

@@ -103,9 +103,15 @@ static int __init lnet_init(void)
 	rc = lnet_peers_init();
 	if (rc)
 		goto fail_eq;
-	rc = lnet_register_lnd(&lnet_lo_lnd);
+	rc = lnet_nodes_init();
 	if (rc)
 		goto fail_peers;
+	rc = lnet_discovery_init();
+	if (rc)
+		goto fail_nodes;
+	rc = lnet_register_lnd(&lnet_lo_lnd);
+	if (rc)
+		goto fail_discovery;
 	lnet_debugfs_init();
 	rc = lnet_link_init();
 	if (rc)
@@ -122,6 +128,10 @@ fail_link:
 fail_lo:
 	lnet_debugfs_fini();
 	lnet_unregister_lnd(&lnet_lo_lnd);
+fail_discovery:
+	lnet_discovery_fini();
+fail_nodes:
+	lnet_nodes_fini();
 fail_peers:
 	lnet_peers_fini();
 fail_eq:
@@ -158,6 +168,8 @@ static void __exit lnet_exit(void)
 
 	lnet_debugfs_fini();
 	lnet_unregister_lnd(&lnet_lo_lnd);
+	lnet_discovery_fini();
+	lnet_nodes_fini();
 	lnet_peers_fini();
 	lnet_eq_table_fini();
 	lnet_md_slots_fini();

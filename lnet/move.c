@@ -19,6 +19,33 @@
 /* ---- sending -------------------------------------------------------------- */
 
 /*
+ * No source NID given: our NI on @dst's network, or for a Multi-Rail peer
+ * the pair Multi-Rail selection chooses (*@dst then the peer NID it
+ * chose). NULL if no network of ours reaches the peer directly.
+ */
+static struct lnet_ni *lnet_msg_select_rcu(struct lnet_msg *msg,
+					   lnet_nid_t *dst)
+{
+	struct lnet_peer_node *node;
+	struct lnet_ni *ni;
+	lnet_nid_t nid;
+
+	if (msg->mr_select) {
+		node = lnet_node_find_rcu(*dst);
+		/* one NID: nothing to choose (and no net_lock to take) */
+		if (node && test_bit(LNET_NODE_MULTI_RAIL, &node->flags) &&
+		    READ_ONCE(node->nnids) > 1) {
+			ni = lnet_select_pair_rcu(node, &nid);
+			if (ni) {
+				*dst = nid;
+				return ni;
+			}
+		}
+	}
+	return lnet_ni_find_net_rcu(LNET_NIDNET(*dst));
+}
+
+/*
  * Route a new message to @dst: choose its NI (from @self if that is not
  * LNET_NID_ANY) and peer, and fill in the header's source. Local NIDs go
  * through the loopback NI; a NID on no local network through a gateway
@@ -46,11 +73,12 @@ int lnet_msg_route(struct lnet_msg *msg, lnet_nid_t self, lnet_nid_t dst,
 	dst_ni = lnet_ni_find_rcu(dst);
 	/* a recovery ping of a local NI tests that NI: it goes out there */
 	local = dst_ni && !(msg->recovery && dst_ni == src_ni);
-	if (local)
+	if (local) {
 		ni = lnet_core.lo_ni;
-	else if (!src_ni)
-		ni = lnet_ni_find_net_rcu(LNET_NIDNET(dst));
-	else if (LNET_NIDNET(src_ni->nid) == LNET_NIDNET(dst))
+	} else if (!src_ni) {
+		ni = lnet_msg_select_rcu(msg, &dst);
+		hop = dst;
+	} else if (LNET_NIDNET(src_ni->nid) == LNET_NIDNET(dst))
 		ni = src_ni;
 	if (!ni && !local && !lnet_ni_find_net_rcu(LNET_NIDNET(dst))) {
 		hop = lnet_route_select_rcu(LNET_NIDNET(dst),
@@ -66,6 +94,7 @@ int lnet_msg_route(struct lnet_msg *msg, lnet_nid_t self, lnet_nid_t dst,
 	rcu_read_unlock();
 
 	msg->ni = ni;
+	msg->hdr.dest_nid = dst;
 	msg->target.nid = hop;
 	/* a gateway's LNet listens as the Lustre process */
 	msg->target.pid = hop == dst ? msg->hdr.dest_pid : LNET_PID_LUSTRE;
@@ -122,6 +151,8 @@ void lnet_msg_launch(struct lnet_msg *msg)
 	int rc;
 
 	msg->tx = 1;
+	if (lnet_discovery_gate(msg))
+		return;		/* discovery.c sends or fails it */
 	lnet_resend_arm(msg);
 	if (!msg->txpeer && msg->ni != lnet_core.lo_ni) {
 		msg->txpeer = lnet_peer_get(msg->ni, msg->target.nid,
@@ -140,6 +171,42 @@ void lnet_msg_launch(struct lnet_msg *msg)
 		lnet_ni_send(msg);
 	}
 	/* else queued for a credit: credits.c sends it */
+}
+
+/**
+ * lnet_msg_reselect() - choose @msg's NI pair again (Multi-Rail)
+ * @msg: a message that lets LNet choose (mr_select), holding no credit
+ *
+ * After its peer's discovery, or before a resend: the peer may have NIDs
+ * now, or the pair used last may be the one that failed. The MD's wait
+ * for the answer follows the new destination. On failure @msg keeps the
+ * pair it had.
+ */
+void lnet_msg_reselect(struct lnet_msg *msg)
+{
+	struct lnet_peer *peer = msg->txpeer;
+	struct lnet_ni *ni = msg->ni;
+	lnet_nid_t dst = msg->hdr.dest_nid, src = msg->hdr.src_nid;
+	struct lnet_process_id target = msg->target;
+
+	msg->txpeer = NULL;
+	msg->ni = NULL;
+	if (lnet_msg_route(msg, LNET_NID_ANY,
+			   lnet_peer_primary_nid(dst), GFP_ATOMIC)) {
+		if (msg->ni)
+			lnet_ni_put(msg->ni);
+		msg->txpeer = peer;
+		msg->ni = ni;
+		msg->hdr.dest_nid = dst;
+		msg->hdr.src_nid = src;
+		msg->target = target;
+		return;
+	}
+	if (msg->hdr.dest_nid != dst && msg->md)
+		lnet_md_expect_retarget(msg, dst);
+	if (peer)
+		lnet_peer_put(peer);
+	lnet_ni_put(ni);
 }
 
 static void lnet_msg_ev_send(struct lnet_msg *msg, unsigned int rlength)
@@ -169,8 +236,8 @@ static void lnet_msg_ev_send(struct lnet_msg *msg, unsigned int rlength)
 /* A new PUT or GET to @target, routed: the caller then takes its MD. */
 static struct lnet_msg *lnet_msg_new(lnet_nid_t self,
 				     struct lnet_process_id target,
-				     enum lnet_msg_type type, bool recovery,
-				     int *rc)
+				     enum lnet_msg_type type, unsigned int portal,
+				     bool recovery, int *rc)
 {
 	struct lnet_msg *msg = lnet_msg_alloc(GFP_NOFS);
 
@@ -181,6 +248,9 @@ static struct lnet_msg *lnet_msg_new(lnet_nid_t self,
 	/* a recovery ping tests one NI pair: another try elsewhere won't */
 	msg->recovery = recovery;
 	msg->no_resend = recovery;
+	/* LNet's own traffic (ping, push) goes to exactly the NID named */
+	msg->mr_select = self == LNET_NID_ANY && !recovery &&
+			 portal != LNET_RESERVED_PORTAL;
 	msg->hdr.type = type;
 	msg->hdr.dest_nid = target.nid;
 	msg->hdr.dest_pid = target.pid;
@@ -221,7 +291,7 @@ static struct lnet_msg *lnet_msg_from_md(lnet_nid_t self,
 		*rc = -ENOENT;
 		return NULL;
 	}
-	msg = lnet_msg_new(self, target, type, recovery, rc);
+	msg = lnet_msg_new(self, target, type, portal, recovery, rc);
 	if (!msg)
 		return NULL;
 	*rc = lnet_md_take(mdh, msg, len, answer);
@@ -406,6 +476,7 @@ static void lnet_msg_ev_rx(struct lnet_msg *msg, enum lnet_event_kind type)
 	case LNET_EVENT_PUT:
 		ev->target = local;
 		ev->initiator = remote;
+		ev->initiator.nid = msg->initiator;
 		ev->pt_index = hdr->msg.put.ptl_index;
 		ev->match_bits = hdr->msg.put.match_bits;
 		ev->hdr_data = hdr->msg.put.hdr_data;
@@ -413,6 +484,7 @@ static void lnet_msg_ev_rx(struct lnet_msg *msg, enum lnet_event_kind type)
 	case LNET_EVENT_GET:
 		ev->target = local;
 		ev->initiator = remote;
+		ev->initiator.nid = msg->initiator;
 		ev->pt_index = hdr->msg.get.ptl_index;
 		ev->match_bits = hdr->msg.get.match_bits;
 		break;
@@ -444,7 +516,7 @@ static void lnet_parse_put(struct lnet_msg *msg)
 {
 	struct lnet_match_info info = {
 		.match_bits	= msg->hdr.msg.put.match_bits,
-		.src.nid	= msg->hdr.src_nid,
+		.src.nid	= msg->initiator,
 		.src.pid	= msg->hdr.src_pid,
 		.rlength	= msg->hdr.payload_length,
 		.roffset	= msg->hdr.msg.put.offset,
@@ -473,7 +545,7 @@ static void lnet_parse_get(struct lnet_msg *msg)
 	struct lnet_hdr *hdr = &msg->hdr;
 	struct lnet_match_info info = {
 		.match_bits	= hdr->msg.get.match_bits,
-		.src.nid	= hdr->src_nid,
+		.src.nid	= msg->initiator,
 		.src.pid	= hdr->src_pid,
 		.rlength	= hdr->msg.get.sink_length,
 		.roffset	= hdr->msg.get.src_offset,
@@ -761,6 +833,8 @@ int lnet_parse(struct lnet_ni *ni, const struct lnet_hdr *hdr,
 	}
 	msg->hdr = *hdr;	/* loopback: @hdr may be freed from here on */
 	msg->from = from;
+	/* a Multi-Rail peer is known by its primary NID, whatever rail */
+	msg->initiator = lnet_peer_primary_nid(hdr->src_nid);
 	msg->private = private;
 	msg->ni = ni;
 	percpu_ref_get(&ni->ref);

@@ -72,7 +72,7 @@ struct lnet_peer *lnet_peer_find_locked(lnet_nid_t nid)
 }
 LNET_EXPORT_FOR_TEST(lnet_peer_find_locked);
 
-static void lnet_peer_unhash(struct lnet_peer *peer)
+void lnet_peer_unhash_locked(struct lnet_peer *peer)
 {
 	lockdep_assert_held(&lnet_core.net_lock);
 	lnet_htable_del(&lnet_core.peers, &peer->hnode);
@@ -169,7 +169,7 @@ unsigned int lnet_peers_reap(unsigned long idle)
 			continue;
 		spin_lock_bh(&lnet_core.net_lock);
 		if (!peer->unhashed && lnet_peer_idle(peer, now, idle)) {
-			lnet_peer_unhash(peer);
+			lnet_peer_unhash_locked(peer);
 			n++;
 		}
 		spin_unlock_bh(&lnet_core.net_lock);
@@ -206,7 +206,7 @@ void lnet_peers_del_ni(struct lnet_ni *ni, struct list_head *queued,
 			continue;
 		list_splice_tail_init(&peer->tx_queue, queued);
 		list_splice_tail_init(&peer->rtr_queue, rtr_queued);
-		lnet_peer_unhash(peer);
+		lnet_peer_unhash_locked(peer);
 	}
 }
 
@@ -260,6 +260,18 @@ int lnet_peer_configure(lnet_nid_t nid)
 }
 LNET_EXPORT_FOR_TEST(lnet_peer_configure);
 
+/* Undo lnet_peer_configure() (a peer add that failed further on). */
+void lnet_peer_unconfigure(lnet_nid_t nid)
+{
+	struct lnet_peer *peer;
+
+	spin_lock_bh(&lnet_core.net_lock);
+	peer = lnet_peer_find_locked(nid);
+	if (peer)
+		WRITE_ONCE(peer->configured, false);
+	spin_unlock_bh(&lnet_core.net_lock);
+}
+
 /**
  * lnet_peer_del() - peer del: forget a peer, configured or not
  * @nid: the peer's NID
@@ -281,7 +293,7 @@ int lnet_peer_del(lnet_nid_t nid)
 	else if (!list_empty(&peer->tx_queue) || !list_empty(&peer->rtr_queue))
 		rc = -EBUSY;
 	else
-		lnet_peer_unhash(peer);
+		lnet_peer_unhash_locked(peer);
 	spin_unlock_bh(&lnet_core.net_lock);
 	return rc;
 }

@@ -8,11 +8,8 @@
  * match bits from anyone, the initiator choosing the offset and the reply
  * truncated to the sink. Its content lists 0@lo (carrying the ping-target
  * sequence number) and then every NI with status UP. We advertise
- * NI_STATUS, and RTE_DISABLED unless this node forwards: no Multi-Rail and
- * no discovery, the "minimal safe choice" of
- * Documentation/wire/routing-health-multirail.md ("Discovery and push"),
- * so peers never push to us and we need no push target (portal 0 stays
- * non-lazy).
+ * NI_STATUS and MULTI_RAIL (discovery.c takes pushes), DISCOVERY while
+ * discovery is on, and RTE_DISABLED unless this node forwards.
  *
  * When the NI list changes the info is rebuilt: the new MD is posted
  * behind the old one, then the old one is unlinked, so pings keep being
@@ -32,8 +29,20 @@
 #include <linux/lnet/lib-lnet.h>
 #include <linux/lnet/test-export.h>
 
-/* and RTE_DISABLED unless this node forwards */
-#define LNET_PING_FEATURES	LNET_PING_FEAT_NI_STATUS
+static DEFINE_SPINLOCK(lnet_ping_copy_lock);	/* a leaf */
+static void *lnet_ping_copy;	/* the posted info, for pushes */
+static size_t lnet_ping_copy_size;
+
+static u32 lnet_ping_features(void)
+{
+	u32 f = LNET_PING_FEAT_NI_STATUS | LNET_PING_FEAT_MULTI_RAIL;
+
+	if (lnet_discovery_enabled())
+		f |= LNET_PING_FEAT_DISCOVERY;
+	if (!lnet_router_advertised_now())
+		f |= LNET_PING_FEAT_RTE_DISABLED;
+	return f;
+}
 
 struct lnet_ping_buffer {
 	struct completion	unlinked;
@@ -66,9 +75,7 @@ size_t lnet_ping_info_fill(void *buf, size_t size, u32 seq)
 	size_t need = lnet_ping_info_size(lnet_core.nni);
 	struct lnet_ping_info hdr = {
 		.magic		= LNET_PROTO_PING_MAGIC,
-		.features	= LNET_PING_FEATURES |
-				  (lnet_router_advertised_now() ? 0 :
-				   LNET_PING_FEAT_RTE_DISABLED),
+		.features	= lnet_ping_features(),
 		.pid		= lnet_core.pid,
 		.nnis		= lnet_core.nni,
 	};
@@ -95,6 +102,46 @@ static void lnet_ping_buffer_free(struct lnet_ping_buffer *pbuf)
 {
 	kfree(pbuf->info);
 	kfree(pbuf);
+}
+
+/*
+ * Keep a copy of the posted info (@info, @size; NULL to drop it) for
+ * pushes: discovery cannot take api_mutex, which shutdown holds while it
+ * waits for discovery to end.
+ */
+static void lnet_ping_copy_set(const struct lnet_ping_info *info, size_t size)
+{
+	void *copy = info ? kmemdup(info, size, GFP_KERNEL) : NULL;
+
+	lockdep_assert_held(&lnet_core.api_mutex);
+	spin_lock_bh(&lnet_ping_copy_lock);
+	swap(copy, lnet_ping_copy);
+	lnet_ping_copy_size = lnet_ping_copy ? size : 0;
+	spin_unlock_bh(&lnet_ping_copy_lock);
+	kfree(copy);
+}
+
+/**
+ * lnet_ping_info_copy() - our ping info as a push sends it
+ * @size: set to its size
+ * @seq: set to its ping-target sequence number
+ *
+ * Return: a kmalloc'ed copy, or NULL (no memory, or LNet is going down).
+ */
+void *lnet_ping_info_copy(size_t *size, u32 *seq)
+{
+	struct lnet_ping_info *info = NULL;
+
+	spin_lock_bh(&lnet_ping_copy_lock);
+	if (lnet_ping_copy) {
+		info = kmemdup(lnet_ping_copy, lnet_ping_copy_size,
+			       GFP_ATOMIC);
+		*size = lnet_ping_copy_size;
+	}
+	spin_unlock_bh(&lnet_ping_copy_lock);
+	if (info)
+		*seq = info->ni[0].status;
+	return info;
 }
 
 static void lnet_ping_target_event(struct lnet_event *ev)
@@ -182,6 +229,7 @@ int lnet_ping_target_init(void)
 		return PTR_ERR(pbuf);
 	}
 	lnet_core.ping.cur = pbuf;
+	lnet_ping_copy_set(pbuf->info, pbuf->size);
 	return 0;
 }
 
@@ -190,6 +238,7 @@ void lnet_ping_target_fini(void)
 	lockdep_assert_held(&lnet_core.api_mutex);
 	if (!lnet_core.ping.cur)
 		return;
+	lnet_ping_copy_set(NULL, 0);
 	lnet_ping_buffer_unpost(lnet_core.ping.cur);
 	lnet_core.ping.cur = NULL;
 	wait_var_event(&lnet_core.ping.retiring,
@@ -212,18 +261,23 @@ static void lnet_ping_status_refresh(struct work_struct *work)
 	mutex_lock(&lnet_core.api_mutex);
 	if (lnet_core.ping.cur) {
 		info = lnet_core.ping.cur->info;
+		WRITE_ONCE(info->features, lnet_ping_features());
 		list_for_each_entry(ni, &lnet_core.nis, list) {
 			if (i && i < info->nnis)
 				info->ni[i].status = lnet_ni_ping_status(ni);
 			i++;
 		}
+		lnet_ping_copy_set(info, lnet_core.ping.cur->size);
 	}
 	mutex_unlock(&lnet_core.api_mutex);
 }
 
 static DECLARE_WORK(lnet_ping_status_work, lnet_ping_status_refresh);
 
-/* Health moved an NI's status; context: any, no lock needed. */
+/*
+ * Health moved an NI's status, or discovery was turned on or off; context:
+ * any, no lock needed.
+ */
 void lnet_ping_status_changed(void)
 {
 	queue_work(system_wq, &lnet_ping_status_work);
@@ -247,12 +301,14 @@ int lnet_ping_target_update(void)
 	pbuf = lnet_ping_buffer_post(lnet_core.ping.seq + 1);
 	if (IS_ERR(pbuf))
 		return PTR_ERR(pbuf);	/* keep answering with the old one */
-	lnet_core.ping.seq++;
+	WRITE_ONCE(lnet_core.ping.seq, lnet_core.ping.seq + 1);
 	old = lnet_core.ping.cur;
 	lnet_core.ping.cur = pbuf;
+	lnet_ping_copy_set(pbuf->info, pbuf->size);
 	atomic_inc(&lnet_core.ping.retiring);
 	WRITE_ONCE(old->retired, true);
 	LNetMEUnlink(old->meh);		/* its UNLINK event frees it */
+	lnet_discovery_push_all();
 	return 0;
 }
 
@@ -322,7 +378,7 @@ static void lnet_ping_event(struct lnet_event *ev)
 }
 
 /**
- * lnet_ping() - ping a process and list its NIDs
+ * lnet_ping_full() - ping a process and list its NIDs
  * @id: whom (LNET_PID_ANY means 12345)
  * @src: local NID to ping from, or LNET_NID_ANY
  * @timeout_ms: how long to wait for the reply (> 0)
@@ -331,11 +387,14 @@ static void lnet_ping_event(struct lnet_event *ev)
  *
  * Context: process context; sleeps.
  *
+ * @features: if not NULL, set to the feature bits of the peer's info
+ *
  * Return: how many entries of @ids were filled, or -ETIMEDOUT, -EPROTO,
  * -ERANGE or another -errno.
  */
-int lnet_ping(struct lnet_process_id id, lnet_nid_t src, int timeout_ms,
-	      struct lnet_process_id *ids, unsigned int nids)
+int lnet_ping_full(struct lnet_process_id id, lnet_nid_t src, int timeout_ms,
+		   struct lnet_process_id *ids, unsigned int nids,
+		   u32 *features)
 {
 	size_t size = lnet_ping_info_size(min_t(unsigned int, nids,
 						 lnet_tunable(&lnet_interfaces_max)));
@@ -402,6 +461,8 @@ int lnet_ping(struct lnet_process_id id, lnet_nid_t src, int timeout_ms,
 	rc = lnet_ping_info_check(info, pw.mlength);
 	if (rc < 0)
 		goto out_eq;
+	if (features)
+		*features = info->features;
 	rc = min_t(unsigned int, rc, nids);
 	for (i = 0; i < rc; i++) {
 		ids[i].nid = info->ni[i].nid;
@@ -412,5 +473,11 @@ out_eq:
 out_free:
 	kfree(info);
 	return rc;
+}
+
+int lnet_ping(struct lnet_process_id id, lnet_nid_t src, int timeout_ms,
+	      struct lnet_process_id *ids, unsigned int nids)
+{
+	return lnet_ping_full(id, src, timeout_ms, ids, nids, NULL);
 }
 LNET_EXPORT_FOR_TEST(lnet_ping);

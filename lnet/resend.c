@@ -8,7 +8,7 @@
  * What may be resent: a failure the local side caused (interrupted,
  * dropped, aborted, no route, timed out; not a local *error*) when this
  * node has another NI to try, or a peer that dropped it when the peer has
- * another NI (never, until Multi-Rail). Never: a message that failed
+ * another NID (Multi-Rail). Never: a message that failed
  * before it reached an LND, whose MD is being unlinked or timed out, whose
  * deadline has passed, or while health_sensitivity is 0, which turns
  * health and resend off together. The deadline (lnet_msg_lifetime()) gives
@@ -17,9 +17,9 @@
  *
  * lnet_finalize() hands such a message here instead of finishing it; its
  * credits go back at once, and a work item sends it again through the
- * normal path (credits, fault rules, the LND). The NI and peer stay the
- * ones first chosen: with one NI per net and one NI per peer, selection
- * could choose nothing else.
+ * normal path (credits, fault rules, the LND). A message that lets LNet
+ * choose its NI pair gets a new choice (select.c), which the failure's
+ * health drop steers to another rail; any other keeps its pair.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -123,8 +123,9 @@ bool lnet_resend(struct lnet_msg *msg)
 	    !lnet_tunable(&lnet_health_sensitivity) ||
 	    time_after_eq(jiffies, msg->resend_deadline))
 		return false;
-	/* one NI per peer until Multi-Rail: a peer has no other NI */
-	if (!lnet_health_status_resendable(hs, lnet_has_other_ni(), false))
+	if (!lnet_health_status_resendable(hs, lnet_has_other_ni(),
+					   msg->mr_select &&
+					   lnet_peer_has_other_nid(msg->hdr.dest_nid)))
 		return false;
 	if (msg->retries >= limit) {
 		lnet_counter_add(failed_resends, 1);
@@ -162,6 +163,9 @@ static void lnet_resend_work_fn(struct work_struct *work)
 			lnet_finalize(msg, -ESHUTDOWN);
 			continue;
 		}
+		/* health has moved since: Multi-Rail may choose another pair */
+		if (msg->mr_select)
+			lnet_msg_reselect(msg);
 		lnet_msg_launch(msg);
 	}
 }

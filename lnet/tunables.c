@@ -7,9 +7,9 @@
  *   through lnet_int_param_ops, which rejects anything but a decimal (or
  *   0x-prefixed) integer within the tunable's range with -EINVAL, so the
  *   stored value is always valid. The ranges are the ones lnetctl accepts.
- *   This LNet has no discovery or NUMA-aware selection
- *   yet: the tunables of those accept
- *   only their default (-EOPNOTSUPP and a message saying why otherwise,
+ *   This LNet has no NUMA-aware selection
+ *   yet: the tunable of that accepts
+ *   only its default (-EOPNOTSUPP and a message saying why otherwise,
  *   at load as at run time), so no admin believes a setting took effect.
  *   The two Lustre deprecated (recovery_interval, router_sensitivity) are
  *   accepted and ignored with a warning, as Lustre does.
@@ -113,6 +113,9 @@ static int lnet_int_param_set(const char *val, const struct kernel_param *kp)
 	if (rc)
 		return rc;
 	WRITE_ONCE(p->value, v);
+	/* the ping info says whether we discover (none before bring-up) */
+	if (p == &lnet_peer_discovery_disabled && lnet_is_running())
+		lnet_ping_status_changed();
 	if (p == &lnet_health_sensitivity && !v &&
 	    lnet_tunable(&lnet_retry_count)) {
 		WRITE_ONCE(lnet_retry_count.value, 0);
@@ -157,9 +160,10 @@ LNET_TUNABLE(lnet_interfaces_max, lnet_interfaces_max,
 	     LNET_INTERFACES_MAX_DEFAULT, LNET_INTERFACES_MIN, INT_MAX,
 	     "most NIs a peer's ping info may list (a longer one is refused), and most NIs a ping of ours asks for");
 LNET_EXPORT_FOR_TEST(lnet_interfaces_max);
-LNET_TUNABLE_INERT(lnet_peer_discovery_disabled, lnet_peer_discovery_disabled,
-		   0, 0, 1, "peer discovery is not implemented yet",
-		   "1: no peer discovery");
+LNET_TUNABLE(lnet_peer_discovery_disabled, lnet_peer_discovery_disabled, 0,
+	     0, 1,
+	     "1: no peer discovery: peers are not pinged before the first message, and none is Multi-Rail unless configured so");
+LNET_EXPORT_FOR_TEST(lnet_peer_discovery_disabled);
 LNET_TUNABLE(lnet_drop_asym_route, lnet_drop_asym_route, 0, 0, 1,
 	     "1: drop a message from another network that comes through a gateway none of our routes to that network uses");
 LNET_EXPORT_FOR_TEST(lnet_drop_asym_route);

@@ -186,6 +186,13 @@ if [ "$mode" = check ]; then
 	step selftest-o2ib guest --suite selftest-o2ib --kernel debug --guests 2 --timeout 900 \
 		--script "$top/tests/scenarios/selftest.sh" --arg o2ib
 
+	# Multi-Rail between two guests with two rails each: discovery and push,
+	# the spread over both rails, a rail cut under lst, configured peers
+	# (Documentation/multirail.md).
+	step multirail guest --suite multirail --kernel debug --guests 2 \
+		--link 0-1 --link 0-1 --timeout 1200 \
+		--script "$top/tests/scenarios/multirail.sh"
+
 	# LNet routing through a third guest, tcp0 - router - o2ib0, is in make
 	# check-long (routing.sh at full length; about 400 s even with a short
 	# stream, which a cold make check cannot afford) and in make interop

@@ -60,7 +60,9 @@ static void ping_info_layout(struct kunit *test)
 	need = fill(info, 4096);
 	KUNIT_EXPECT_EQ(test, need, lnet_ping_info_size(lnet_core.nni));
 	KUNIT_EXPECT_EQ(test, info->magic, 0x70696E67U);
-	KUNIT_EXPECT_EQ(test, info->features, 0x06U);	/* NI_STATUS|RTE_DIS */
+	/* NI_STATUS|RTE_DISABLED|MULTI_RAIL, and DISCOVERY if on */
+	KUNIT_EXPECT_EQ(test, info->features,
+			0x0EU | (lnet_discovery_enabled() ? 0x10U : 0));
 	KUNIT_EXPECT_EQ(test, info->pid, (u32)LNET_PID_LUSTRE);
 	KUNIT_EXPECT_EQ(test, info->nnis, lnet_core.nni);
 	KUNIT_ASSERT_GE(test, info->nnis, 2U);		/* lo + fake */

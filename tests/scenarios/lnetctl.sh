@@ -337,8 +337,10 @@ lc_ok "set max_recovery_ping_interval 900 (back to its default)" set max_recover
 lc_ok "set retry_count 3 (resend is implemented)" set retry_count 3
 lc_has "global show: retry_count 3" "retry_count: 3" global show
 lc_ok "set retry_count 2 (back to its default)" set retry_count 2
+lc_ok "set discovery 0" set discovery 0
+lc_has "global show: discovery 0" "discovery: 0" global show
+t_check "discovery 0: lnet_peer_discovery_disabled 1" test "$(param lnet_peer_discovery_disabled)" = 1
 lc_ok "set discovery 1 (the default)" set discovery 1
-lc_err "set discovery 0: EOPNOTSUPP (no discovery yet)" 95 set discovery 0
 lc_ok "set health_sensitivity 50" set health_sensitivity 50
 lc_has "global show: health_sensitivity 50" "health_sensitivity: 50" global show
 lc_ok "set health_sensitivity 100 (back to its default)" set health_sensitivity 100
@@ -719,13 +721,18 @@ if [ $have_tcp = 1 ] && [ "$GUEST_COUNT" -ge 2 ]; then
 	lc_has "export: the configured peer" "primary nid: $p0@tcp" export --backup
 	lc_ok "peer add a host never talked to" peer add --prim_nid "$absent@tcp"
 	lc_has "peer show: it is a peer" "primary nid: $absent@tcp" peer show
+	lc_ok "peer add a second NID to it (Multi-Rail)" \
+		peer add --prim_nid "$absent@tcp" --nid "10.9.9.9@tcp1"
+	lc_has "peer show: its second NID" "nid: 10.9.9.9@tcp1" peer show
+	lc_err "peer add that NID again: EEXIST" 17 \
+		peer add --prim_nid "$absent@tcp" --nid "10.9.9.9@tcp1"
 	lc_ok "peer del it" peer del --prim_nid "$absent@tcp"
 	lc_lacks "peer show: it is gone" "$absent@tcp" peer show
 	lc_err "peer del it again: ENOENT" 2 peer del --prim_nid "$absent@tcp"
 	lc_err "peer add on a net with no NI here: EHOSTUNREACH" 113 \
 		peer add --prim_nid "$p0@tcp7"
-	lc_err "peer add with a second NID (Multi-Rail): EOPNOTSUPP" 95 \
-		peer add --prim_nid "$absent@tcp" --nid "$absent@tcp,10.9.9.9@tcp1"
+	lc_err "peer add a second NID to a --non_mr peer: EINVAL" 22 \
+		peer add --prim_nid "$p0@tcp" --nid "10.9.9.9@tcp1"
 	# guest 1's own pings may hold it for a moment: EBUSY then
 	t_retry "peer del guest 1" 10 "$LNETCTL" peer del --prim_nid "$p0@tcp"
 	lc_lacks "export: no configured peer left" "primary nid:" export --backup

@@ -159,6 +159,15 @@ int LNetNIFini(void);
 
 /* The @index'th local process id (0 is 0@lo): 0, or -ENOENT past the end. */
 int LNetGetId(unsigned int index, struct lnet_process_id *id);
+
+/*
+ * Multi-Rail peers (peer-node.c): the primary NID of the peer that owns a
+ * NID (what MEs match and events name as initiator), a configured peer
+ * with the NIDs an upper layer knows for it, and whether a NID is ours.
+ */
+lnet_nid_t LNetPrimaryNID(lnet_nid_t nid);
+int LNetAddPeer(const lnet_nid_t *nids, unsigned int n);
+bool LNetIsPeerLocal(lnet_nid_t nid);
 /*
  * Distance to @nid: 0 for a local NI (or loopback), 1 for a directly
  * reachable peer, more via routers; -EHOSTUNREACH if unreachable.

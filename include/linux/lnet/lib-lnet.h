@@ -137,6 +137,7 @@ void lnet_msg_detach_md(struct lnet_msg *msg, int status);
 int lnet_md_commit_wire(const struct lnet_handle_wire *wh,
 			struct lnet_msg *msg, u32 type, lnet_nid_t src,
 			unsigned int rlength);
+void lnet_md_expect_retarget(struct lnet_msg *msg, lnet_nid_t old);
 int lnet_md_take(struct lnet_handle_md mdh, struct lnet_msg *msg,
 		 unsigned int *length, bool answer);
 void lnet_md_rsp_stop(void);
@@ -201,6 +202,7 @@ int lnet_get(lnet_nid_t self, struct lnet_handle_md mdh,
 int lnet_msg_route(struct lnet_msg *msg, lnet_nid_t self, lnet_nid_t dst,
 		   gfp_t gfp);
 void lnet_msg_launch(struct lnet_msg *msg);
+void lnet_msg_reselect(struct lnet_msg *msg);
 void lnet_ni_send(struct lnet_msg *msg);
 void lnet_ni_recv(struct lnet_ni *ni, void *private, struct lnet_msg *msg,
 		  bool delayed, unsigned int mlen, unsigned int rlen);
@@ -304,9 +306,58 @@ void lnet_peers_del_ni(struct lnet_ni *ni, struct list_head *queued,
 		       struct list_head *rtr_queued);
 struct lnet_peer *lnet_peer_find_locked(lnet_nid_t nid);
 int lnet_peer_configure(lnet_nid_t nid);
+void lnet_peer_unconfigure(lnet_nid_t nid);
 int lnet_peer_del(lnet_nid_t nid);
+void lnet_peer_unhash_locked(struct lnet_peer *peer);
 int lnet_peers_init(void);
 void lnet_peers_fini(void);
+
+/* peer-node.c */
+int lnet_nodes_init(void);
+void lnet_nodes_fini(void);
+void lnet_nodes_clear(void);
+void lnet_node_put(struct lnet_peer_node *node);
+struct lnet_peer_node *lnet_node_find_rcu(lnet_nid_t nid);
+struct lnet_peer_node *lnet_node_get(lnet_nid_t nid);
+struct lnet_peer_node *lnet_node_get_or_new(lnet_nid_t nid);
+lnet_nid_t lnet_peer_primary_nid(lnet_nid_t nid);
+bool lnet_peer_has_other_nid(lnet_nid_t nid);
+void lnet_node_merge_nids_locked(struct lnet_peer_node *node,
+				 const lnet_nid_t *nids, unsigned int n,
+				 bool replace);
+void lnet_node_keep_one_nid_locked(struct lnet_peer_node *node,
+				   lnet_nid_t nid);
+int lnet_node_configure(lnet_nid_t prim, lnet_nid_t nid, u32 flags);
+int lnet_node_del(lnet_nid_t prim, lnet_nid_t nid, u32 flags);
+lnet_nid_t lnet_node_nid_at(u32 *index, lnet_nid_t *primary, u32 *flags);
+u32 lnet_node_ioctl_flags(const struct lnet_peer_node *node);
+int lnet_node_nids(lnet_nid_t nid, lnet_nid_t *nids, unsigned int max,
+		   u32 *flags);
+
+/* A node that sends go to without (further) discovery. */
+static inline bool
+lnet_node_needs_no_discovery(const struct lnet_peer_node *node)
+{
+	return test_bit(LNET_NODE_DISCOVERED, &node->flags) ||
+	       (test_bit(LNET_NODE_CONFIGURED, &node->flags) &&
+		test_bit(LNET_NODE_NO_DISCOVERY, &node->flags));
+}
+
+/* select.c */
+struct lnet_ni *lnet_select_pair_rcu(struct lnet_peer_node *node,
+				     lnet_nid_t *nid);
+
+/* discovery.c */
+int lnet_discovery_init(void);
+void lnet_discovery_fini(void);
+int lnet_discovery_start(void);
+void lnet_discovery_stop(void);
+bool lnet_discovery_enabled(void);
+bool lnet_discovery_gate(struct lnet_msg *msg);
+void lnet_discovery_work(struct work_struct *work);
+void lnet_discovery_push_all(void);
+int lnet_discover(lnet_nid_t nid, bool force, lnet_nid_t *nids,
+		  unsigned int max, u32 *flags, u32 *features);
 
 /* api-ni.c */
 struct lnet_ni *lnet_ni_find_rcu(lnet_nid_t nid);
@@ -486,6 +537,10 @@ void lnet_ping_status_changed(void);
 void lnet_ping_status_flush(void);
 size_t lnet_ping_info_fill(void *buf, size_t size, u32 seq);
 int lnet_ping_info_check(void *buf, unsigned int len);
+void *lnet_ping_info_copy(size_t *size, u32 *seq);
+int lnet_ping_full(struct lnet_process_id id, lnet_nid_t src, int timeout_ms,
+		   struct lnet_process_id *ids, unsigned int nids,
+		   u32 *features);
 int lnet_ping(struct lnet_process_id id, lnet_nid_t src, int timeout_ms,
 	      struct lnet_process_id *ids, unsigned int nids);
 

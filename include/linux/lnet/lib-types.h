@@ -16,9 +16,10 @@
  *       md_slot->lock		one per MD lock slot: the slot's MD handles
  *				and every mutable field of its MDs; the
  *				slot's event queue (keeps per-MD order)
- *   lnet_core.net_lock		peers, credits and NI/peer send queues,
- *				router buffer pools and router credits;
- *				never held with a portal or slot lock
+ *   lnet_core.net_lock		peers and peer nodes, credits and NI/peer
+ *				send queues, router buffer pools and router
+ *				credits; never held with a portal or slot
+ *				lock
  *     lnet_recovery_lock	recovery queues and NI/peer recovery state
  *				(recovery.c); a leaf
  *   eq->lock			one per EQ: its ring and sequence numbers;
@@ -28,6 +29,10 @@
  *				race with the NI's shutdown
  *   lnet_resend_lock		messages waiting to be resent (resend.c);
  *				a leaf
+ *   lnet_ping_copy_lock	the copy of our ping info pushes send
+ *				(ping.c); a leaf
+ *   lnet_push.rx_lock		received pushes waiting to be applied
+ *				(discovery.c); a leaf
  *
  * The nesting shown is the only one allowed: a portal lock may be held
  * while taking one MD slot lock, net_lock while taking the recovery lock;
@@ -54,6 +59,7 @@
 #include <linux/u64_stats_sync.h>
 #include <linux/uio.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 #include <linux/lnet/api.h>
 #include <linux/lnet/wire.h>
 
@@ -408,6 +414,7 @@ struct lnet_ni {
 	struct list_head	tx_queue;
 
 	atomic_t		healthv;	/* 0..LNET_MAX_HEALTH */
+	u64			sel_seq;	/* Multi-Rail round robin */
 	unsigned long		health_flags;	/* LNET_NI_* bits below */
 	unsigned long		last_pinged;	/* jiffies; router-status.c */
 	struct lnet_recovery	recovery;
@@ -443,6 +450,7 @@ struct lnet_peer {
 	struct list_head	tx_queue;
 	struct list_head	waiting;	/* lnet_core.peers_waiting */
 	u64			send_count;
+	u64			sel_seq;	/* Multi-Rail round robin */
 	unsigned long		last_used;	/* jiffies of the last get */
 	bool			unhashed;
 	/* added by an admin (peer add): not freed when idle */
@@ -464,6 +472,74 @@ struct lnet_peer {
 	int			rtr_credits;
 	int			min_rtr_credits;
 	struct list_head	rtr_queue;
+};
+
+/*
+ * A peer node (peer-node.c): the remote node behind one or more peer NIDs,
+ * named by its primary NID. Discovery (discovery.c) learns its NIDs and
+ * whether it is Multi-Rail; an admin can configure them (peer add). Each
+ * NID's credits and health stay in its struct lnet_peer, made when a
+ * message first uses that NID. Lists and fields under lnet_core.net_lock;
+ * @primary and the NID table (lnet_core.node_nids) are read under RCU.
+ */
+#define LNET_NODE_MAX_NIDS		16	/* LNET_IOCTL_PEER_MAX_NIDS */
+
+/* lnet_peer_node.flags */
+#define LNET_NODE_MULTI_RAIL		0	/* choose among its NIDs */
+#define LNET_NODE_CONFIGURED		1	/* peer add; kept until peer del */
+#define LNET_NODE_LOCK_PRIM		2	/* discovery keeps @primary */
+#define LNET_NODE_NO_DISCOVERY		3	/* it does none, or --non_mr */
+#define LNET_NODE_DISCOVERED		4	/* discovery ran to its end */
+#define LNET_NODE_UNHASHED		5	/* deleted; freed with last ref */
+
+/* lnet_peer_node.disc_step: where its discovery is (discovery.c) */
+enum lnet_disc_step {
+	LNET_DISC_IDLE,		/* nothing to do or done */
+	LNET_DISC_PING,		/* to send the ping */
+	LNET_DISC_PINGING,	/* ping out, waiting for its MD to unlink */
+	LNET_DISC_PUSH,		/* ping answered: process, push if due */
+	LNET_DISC_PUSHING,	/* push out, waiting for its MD to unlink */
+	LNET_DISC_PUSHED,	/* push ended: record, finish */
+	LNET_DISC_NOTIFY,	/* our NIs changed: push, no ping */
+};
+
+struct lnet_node_nid {
+	struct rhash_head	hnode;		/* lnet_core.node_nids */
+	lnet_nid_t		nid;
+	struct lnet_peer_node	*node;		/* net_lock; RCU readers */
+	struct rcu_head		rcu;
+};
+
+struct lnet_peer_node {
+	struct list_head	list;		/* lnet_core.nodes (RCU) */
+	struct kref		kref;
+	struct rcu_head		rcu;
+	lnet_nid_t		primary;
+	unsigned long		flags;		/* LNET_NODE_* bits */
+	unsigned int		nnids;
+	struct lnet_node_nid	*nids[LNET_NODE_MAX_NIDS]; /* primary first */
+	u32			rr;		/* round robin among equals */
+
+	/* discovery, net_lock unless said otherwise */
+	enum lnet_disc_step	disc_step;
+	bool			disc_force;	/* ping and push even if current */
+	int			disc_error;	/* of the last discovery, or 0 */
+	u32			disc_gen;	/* +1 at each end of discovery */
+	struct list_head	parked;		/* messages waiting for it */
+	struct work_struct	disc_work;	/* holds a ref while queued */
+	u32			their_seq;	/* their ping-target sequence */
+	u32			acked_seq;	/* ours they ACKed in a push */
+	u32			push_seq;	/* ours in the push out */
+	u32			features;	/* of their last ping info */
+	lnet_nid_t		answered;	/* the NID that answered the ping */
+	lnet_nid_t		answered_via;	/* our NID that got the answer */
+	/* the ping or push out (disc_work's only): its MD and buffer */
+	struct lnet_handle_md	disc_mdh;
+	void			*disc_buf;
+	unsigned int		disc_len;	/* bytes of @disc_buf */
+	unsigned int		disc_got;	/* bytes the REPLY brought */
+	int			disc_status;	/* of the ping or push */
+	bool			disc_answered;	/* REPLY or ACK came */
 };
 
 /*
@@ -516,6 +592,13 @@ struct lnet_msg {
 	unsigned int		rtr_credit:1;	/* holds a router credit */
 	unsigned int		rtr_wait_credit:1; /* on rxpeer->rtr_queue */
 	unsigned int		rtr_wait_buf:1;	/* on rtrpool->waiting */
+	/* tx: LNet picks the NI pair (no source NID given; not a response) */
+	unsigned int		mr_select:1;
+	unsigned int		parked:1;	/* waits for its peer's discovery */
+	/* rx PUT/GET: the primary NID of the sender's peer (matching and
+	 * the event's initiator)
+	 */
+	lnet_nid_t		initiator;
 
 	struct lnet_ev_item	ev;
 };
@@ -580,6 +663,11 @@ struct lnet_core {
 	atomic_t		peers_unhealthy;
 	/* peers whose @tx_queue may be non-empty: the expiry scan's list */
 	struct list_head	peers_waiting;
+	/* peer nodes (peer-node.c): NID -> node, written under @net_lock */
+	struct rhashtable	node_nids;
+	struct list_head	nodes;		/* RCU readers */
+	unsigned int		nnodes;
+	u64			sel_seq;	/* net_lock: select.c's clock */
 
 	/* module lifetime, so handle sequences survive bring-ups */
 	struct lnet_portal	*portals;

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Multi-Rail selection: which of our NIs and which of a Multi-Rail peer's
+ * NIDs carry a message that names no source NID
+ * (Documentation/wire/routing-health-multirail.md, "Choosing the local NI",
+ * "Choosing the destination peer NI").
+ *
+ * The network first, among those both sides have: the best health of the
+ * peer's NIDs there, then the best health of our NIs there, then round
+ * robin. On that network our NI: up with its link, health, free send
+ * credits, least recently chosen. Then the peer's NID there: health, free
+ * credits, least recently chosen. No UDSP rules and no NUMA distance: this
+ * LNet has neither (the numa_range tunable accepts only 0).
+ *
+ * Reads credits and health without their locks but under net_lock for the
+ * peers: a choice made on a value a moment old is as good as any.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/lnet/lib-lnet.h>
+
+struct lnet_sel_net {
+	u32	net;
+	int	peer_health;	/* best of the peer's NIDs on @net */
+	int	local_health;	/* best of our NIs on @net; -1: none up */
+};
+
+static bool lnet_ni_usable(const struct lnet_ni *ni)
+{
+	return READ_ONCE(ni->state) == LNET_NI_STATE_UP &&
+	       !test_bit(LNET_NI_LINK_DOWN, &ni->health_flags);
+}
+
+/* A peer NID's health and free credits; a NID no message used yet is new. */
+static void lnet_sel_peer_state(lnet_nid_t nid, int *health, int *credits,
+				u64 *seq)
+{
+	struct lnet_peer *peer = lnet_peer_find_locked(nid);
+
+	*health = peer ? peer->healthv : LNET_MAX_HEALTH;
+	*credits = peer ? peer->tx_credits : INT_MAX;
+	*seq = peer ? peer->sel_seq : 0;
+}
+
+static int lnet_sel_local_health(u32 net)
+{
+	struct lnet_ni *ni;
+	int best = -1;
+
+	list_for_each_entry_rcu(ni, &lnet_core.nis, list)
+		if (LNET_NIDNET(ni->nid) == net && lnet_ni_usable(ni))
+			best = max(best, atomic_read(&ni->healthv));
+	return best;
+}
+
+/* Our best NI on @net: usable, healthiest, most credits, least used. */
+static struct lnet_ni *lnet_sel_ni(u32 net)
+{
+	struct lnet_ni *ni, *best = NULL;
+	int h, bh = -1;
+
+	list_for_each_entry_rcu(ni, &lnet_core.nis, list) {
+		if (LNET_NIDNET(ni->nid) != net || !lnet_ni_usable(ni))
+			continue;
+		h = atomic_read(&ni->healthv);
+		if (!best || h > bh ||
+		    (h == bh && (ni->tx_credits > best->tx_credits ||
+				 (ni->tx_credits == best->tx_credits &&
+				  ni->sel_seq < best->sel_seq)))) {
+			best = ni;
+			bh = h;
+		}
+	}
+	return best;
+}
+
+/* The peer's best NID on @net. */
+static lnet_nid_t lnet_sel_peer_nid(const struct lnet_peer_node *node,
+				    u32 net)
+{
+	lnet_nid_t best = LNET_NID_ANY;
+	int h, c, bh = -1, bc = 0;
+	unsigned int i;
+	u64 s, bs = 0;
+
+	for (i = 0; i < node->nnids; i++) {
+		lnet_nid_t nid = node->nids[i]->nid;
+
+		if (LNET_NIDNET(nid) != net)
+			continue;
+		lnet_sel_peer_state(nid, &h, &c, &s);
+		if (best == LNET_NID_ANY || h > bh ||
+		    (h == bh && (c > bc || (c == bc && s < bs)))) {
+			best = nid;
+			bh = h;
+			bc = c;
+			bs = s;
+		}
+	}
+	return best;
+}
+
+/**
+ * lnet_select_pair_rcu() - choose our NI and @node's NID for a message
+ * @node: a Multi-Rail peer node
+ * @nid: set to the peer NID chosen
+ *
+ * Context: rcu_read_lock() (the NI list); takes net_lock.
+ *
+ * Return: our NI (no reference taken), or NULL if the peer has no NID on
+ * a network where we have a usable NI.
+ */
+struct lnet_ni *lnet_select_pair_rcu(struct lnet_peer_node *node,
+				     lnet_nid_t *nid)
+{
+	struct lnet_sel_net nets[LNET_NODE_MAX_NIDS], *best = NULL;
+	unsigned int i, j, nnets = 0, nties = 0, pick;
+	struct lnet_ni *ni = NULL;
+	int h, c;
+	u64 s;
+
+	spin_lock_bh(&lnet_core.net_lock);
+	for (i = 0; i < node->nnids; i++) {
+		u32 net = LNET_NIDNET(node->nids[i]->nid);
+
+		lnet_sel_peer_state(node->nids[i]->nid, &h, &c, &s);
+		for (j = 0; j < nnets; j++)
+			if (nets[j].net == net)
+				break;
+		if (j == nnets) {
+			nets[nnets].net = net;
+			nets[nnets].peer_health = h;
+			nets[nnets].local_health = lnet_sel_local_health(net);
+			nnets++;
+		} else {
+			nets[j].peer_health = max(nets[j].peer_health, h);
+		}
+	}
+	/* the best (peer health, local health); count the ties */
+	for (i = 0; i < nnets; i++) {
+		if (nets[i].local_health < 0)
+			continue;
+		if (!best || nets[i].peer_health > best->peer_health ||
+		    (nets[i].peer_health == best->peer_health &&
+		     nets[i].local_health > best->local_health)) {
+			best = &nets[i];
+			nties = 1;
+		} else if (nets[i].peer_health == best->peer_health &&
+			   nets[i].local_health == best->local_health) {
+			nties++;
+		}
+	}
+	if (best) {
+		/* round robin among the equally good networks */
+		pick = node->rr++ % nties;
+		for (i = 0; i < nnets; i++) {
+			if (nets[i].local_health < 0 ||
+			    nets[i].peer_health != best->peer_health ||
+			    nets[i].local_health != best->local_health)
+				continue;
+			if (!pick--)
+				break;
+		}
+		ni = lnet_sel_ni(nets[i].net);
+		*nid = lnet_sel_peer_nid(node, nets[i].net);
+		if (ni) {
+			struct lnet_peer *peer = lnet_peer_find_locked(*nid);
+
+			ni->sel_seq = ++lnet_core.sel_seq;
+			if (peer)
+				peer->sel_seq = lnet_core.sel_seq;
+		}
+	}
+	spin_unlock_bh(&lnet_core.net_lock);
+	return ni;
+}

@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * White-box tests of Multi-Rail (peer-node.c, select.c; spec:
+ * routing-health-multirail.md 4) through a fake LND on two nets, with a
+ * configured Multi-Rail peer that has one NID on each: peer add's rules
+ * and errors, round robin over the rails, health steering the choice, a
+ * resend going to the other rail, a PUT from the second NID matching an
+ * ME that names the primary (and the event naming it too), a --non_mr
+ * peer keeping one pair, and a discovered peer's NIDs merged from a ping
+ * info. Discovery is off (kunit.sh loads lnet so): the peers here are
+ * configured, and the fake LND's peers answer no ping.
+ */
+#include "fake_lnd.h"
+#include "wb_util.h"
+
+#define PRIM		FAKE_PEER(0, 1)
+#define SECOND		FAKE_PEER(1, 1)
+#define OTHER		FAKE_PEER(0, 2)
+#define PT		43
+
+struct mr_env {
+	struct lnet_handle_eq	eqh;
+	u8			buf[64];
+	/* restored by .exit */
+	int			retry_count;
+	int			sensitivity;
+	int			discovery_disabled;
+};
+
+static struct mr_env *menv(struct kunit *test)
+{
+	return ((struct wb_ctx *)test->priv)->priv;
+}
+
+static int mr_init(struct kunit *test)
+{
+	struct mr_env *env;
+	int rc;
+
+	env = fake_suite_init(test, 2, 0, 0, sizeof(*env));
+	if (IS_ERR(env))
+		return PTR_ERR(env);
+	env->retry_count = lnet_tunable(&lnet_retry_count);
+	env->sensitivity = lnet_tunable(&lnet_health_sensitivity);
+	env->discovery_disabled = lnet_tunable(&lnet_peer_discovery_disabled);
+	WRITE_ONCE(lnet_retry_count.value, 2);
+	WRITE_ONCE(lnet_health_sensitivity.value, 100);
+	WRITE_ONCE(lnet_peer_discovery_disabled.value, 1);
+	env->eqh = wb_eq(test, 64, NULL);
+	rc = lnet_node_configure(PRIM, LNET_NID_ANY, 0);
+	if (!rc)
+		rc = lnet_node_configure(PRIM, SECOND, 0);
+	return rc;
+}
+
+static void mr_exit(struct kunit *test)
+{
+	struct mr_env *env;
+
+	if (!test->priv)
+		return;
+	env = menv(test);
+	if (env) {
+		WRITE_ONCE(lnet_retry_count.value, env->retry_count);
+		WRITE_ONCE(lnet_health_sensitivity.value, env->sensitivity);
+		WRITE_ONCE(lnet_peer_discovery_disabled.value,
+			   env->discovery_disabled);
+	}
+	fake.send_mode = FAKE_SEND_HOLD;
+	fake_finish_held(-ESHUTDOWN);
+	fake_lnd_teardown();
+	wb_exit(test);
+}
+
+/* A PUT with no source NID to @dst; the LND holds it. */
+static struct lnet_msg *mr_put(struct kunit *test, lnet_nid_t dst)
+{
+	struct mr_env *env = menv(test);
+
+	return fake_put_held(test, env->eqh, env->buf, sizeof(env->buf), dst,
+			     PT);
+}
+
+/* Which net @msg went out on; its destination is the peer's NID there. */
+static int mr_net_of(struct kunit *test, struct lnet_msg *msg)
+{
+	int net = msg->ni == fake.ni[0] ? 0 : msg->ni == fake.ni[1] ? 1 : -1;
+
+	KUNIT_EXPECT_GE(test, net, 0);
+	KUNIT_EXPECT_EQ(test, msg->hdr.dest_nid, net ? SECOND : PRIM);
+	KUNIT_EXPECT_EQ(test, msg->target.nid, msg->hdr.dest_nid);
+	KUNIT_EXPECT_EQ(test, msg->hdr.src_nid, msg->ni->nid);
+	return net;
+}
+
+static void mr_set_peer_health(lnet_nid_t nid, int health)
+{
+	struct lnet_peer *peer;
+
+	spin_lock_bh(&lnet_core.net_lock);
+	peer = lnet_peer_find_locked(nid);
+	if (peer)
+		peer->healthv = health;
+	spin_unlock_bh(&lnet_core.net_lock);
+}
+
+static void mr_configure_rules(struct kunit *test)
+{
+	lnet_nid_t nids[4];
+	u32 flags = 0;
+
+	KUNIT_EXPECT_EQ(test, lnet_peer_primary_nid(SECOND), PRIM);
+	KUNIT_EXPECT_EQ(test, LNetPrimaryNID(PRIM), PRIM);
+	KUNIT_EXPECT_EQ(test, lnet_node_nids(SECOND, nids, 4, &flags), 2);
+	KUNIT_EXPECT_EQ(test, nids[0], PRIM);
+	KUNIT_EXPECT_EQ(test, nids[1], SECOND);
+	KUNIT_EXPECT_EQ(test, flags, LNET_IOCTL_PEER_MULTI_RAIL |
+				     LNET_IOCTL_PEER_CONFIGURED);
+	KUNIT_EXPECT_EQ(test, lnet_node_configure(PRIM, LNET_NID_ANY, 0),
+			-EEXIST);
+	KUNIT_EXPECT_EQ(test, lnet_node_configure(PRIM, SECOND, 0), -EEXIST);
+	/* a NID of ours, a peer nobody added, another peer's NID */
+	KUNIT_EXPECT_EQ(test, lnet_node_configure(PRIM, fake.ni[1]->nid, 0),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, lnet_node_configure(OTHER, SECOND, 0), -ENOENT);
+	KUNIT_EXPECT_EQ(test, lnet_node_configure(SECOND, LNET_NID_ANY, 0),
+			-EINVAL);
+	KUNIT_EXPECT_TRUE(test, LNetIsPeerLocal(fake.ni[0]->nid));
+	KUNIT_EXPECT_FALSE(test, LNetIsPeerLocal(PRIM));
+
+	/* one NID leaves, and comes back */
+	KUNIT_EXPECT_EQ(test, lnet_node_del(PRIM, SECOND, 0), 0);
+	KUNIT_EXPECT_EQ(test, lnet_peer_primary_nid(SECOND), SECOND);
+	KUNIT_EXPECT_EQ(test, lnet_node_del(PRIM, SECOND, 0), -ENOENT);
+	KUNIT_EXPECT_EQ(test, lnet_node_configure(PRIM, SECOND, 0), 0);
+
+	/* a --non_mr peer takes no second NID; a locked primary needs force */
+	KUNIT_EXPECT_EQ(test, lnet_node_configure(OTHER, LNET_NID_ANY,
+						  LNET_IOCTL_PEER_CFG_NON_MR |
+						  LNET_IOCTL_PEER_CFG_LOCK_PRIM),
+			0);
+	KUNIT_EXPECT_EQ(test, lnet_node_configure(OTHER, FAKE_PEER(1, 2), 0),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, lnet_node_del(OTHER, LNET_NID_ANY, 0), -EPERM);
+	KUNIT_EXPECT_EQ(test, lnet_node_del(OTHER, LNET_NID_ANY,
+					    LNET_IOCTL_PEER_CFG_FORCE), 0);
+	KUNIT_EXPECT_EQ(test, lnet_node_del(OTHER, LNET_NID_ANY, 0), -ENOENT);
+}
+
+/* Equal rails take turns. */
+static void mr_round_robin(struct kunit *test)
+{
+	struct lnet_msg *msg;
+	int i, n[2] = { 0, 0 }, net, last = -1;
+
+	for (i = 0; i < 8; i++) {
+		msg = mr_put(test, PRIM);
+		KUNIT_ASSERT_NOT_NULL(test, msg);
+		net = mr_net_of(test, msg);
+		if (net >= 0)
+			n[net]++;
+		KUNIT_EXPECT_NE(test, net, last);
+		last = net;
+		fake_done(msg, 0);
+	}
+	KUNIT_EXPECT_EQ(test, n[0], 4);
+	KUNIT_EXPECT_EQ(test, n[1], 4);
+}
+
+/* A peer NID below full health is passed over while the other is whole. */
+static void mr_health_steers(struct kunit *test)
+{
+	struct lnet_msg *msg;
+	int i;
+
+	for (i = 0; i < 2; i++)		/* both peer NIDs get their state */
+		fake_done(mr_put(test, PRIM), 0);
+	mr_set_peer_health(SECOND, LNET_MAX_HEALTH / 2);
+	for (i = 0; i < 4; i++) {
+		msg = mr_put(test, SECOND);	/* any NID of the peer */
+		KUNIT_ASSERT_NOT_NULL(test, msg);
+		KUNIT_EXPECT_EQ(test, mr_net_of(test, msg), 0);
+		fake_done(msg, 0);
+	}
+	mr_set_peer_health(SECOND, LNET_MAX_HEALTH);
+}
+
+/* A send failed on one rail goes again on the other; one event, OK. */
+static void mr_resend_other_rail(struct kunit *test)
+{
+	struct mr_env *env = menv(test);
+	struct lnet_msg *msg, *again;
+	struct lnet_event ev;
+	int net, which;
+
+	msg = mr_put(test, PRIM);
+	KUNIT_ASSERT_NOT_NULL(test, msg);
+	net = mr_net_of(test, msg);
+	lnet_msg_set_health(msg, LNET_MSG_STATUS_LOCAL_TIMEOUT);
+	fake_done(msg, -ETIMEDOUT);
+	again = fake_take_send(WB_WAIT_MS);
+	KUNIT_ASSERT_PTR_EQ(test, again, msg);
+	KUNIT_EXPECT_EQ(test, msg->retries, 1);
+	KUNIT_EXPECT_EQ(test, mr_net_of(test, msg), !net);
+	fake_done(msg, 0);
+	KUNIT_ASSERT_EQ(test, LNetEQPoll(&env->eqh, 1, WB_WAIT_MS, &ev,
+					 &which), 1);
+	KUNIT_EXPECT_EQ(test, ev.type, LNET_EVENT_SEND);
+	KUNIT_EXPECT_EQ(test, ev.status, 0);
+}
+
+/*
+ * A PUT that comes from the peer's second NID matches an ME that names
+ * its primary, and its event names the primary as initiator.
+ */
+static void mr_rx_initiator_is_primary(struct kunit *test)
+{
+	struct mr_env *env = menv(test);
+	struct lnet_process_id prim = { .nid = PRIM, .pid = LNET_PID_LUSTRE };
+	u8 *buf = kunit_kzalloc(test, 64, GFP_KERNEL);
+	struct lnet_handle_me meh;
+	struct lnet_event ev;
+	struct lnet_hdr hdr;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	meh = wb_me(test, PT, prim, 7, 0);
+	wb_attach(test, meh, wb_md(buf, 64, LNET_MD_THRESH_INF,
+				   LNET_MD_OP_PUT, buf, env->eqh));
+	fake_hdr(&hdr, LNET_MSG_PUT, 1, SECOND, 16);
+	hdr.src_pid = LNET_PID_LUSTRE;
+	hdr.msg.put.ptl_index = PT;
+	hdr.msg.put.match_bits = 7;
+	hdr.msg.put.ack_wmd = LNET_WIRE_HANDLE_NONE;
+	KUNIT_ASSERT_EQ(test, lnet_parse(fake.ni[1], &hdr, SECOND, NULL,
+					 false), 0);
+	wb_wait(test, env->eqh, LNET_EVENT_PUT, &ev);
+	KUNIT_EXPECT_EQ(test, ev.status, 0);
+	KUNIT_EXPECT_EQ(test, ev.initiator.nid, PRIM);
+	KUNIT_EXPECT_EQ(test, ev.sender, SECOND);
+}
+
+/* A --non_mr peer: always the NID asked for, from its net's NI. */
+static void mr_non_mr_one_pair(struct kunit *test)
+{
+	struct lnet_msg *msg;
+	int i;
+
+	KUNIT_ASSERT_EQ(test, lnet_node_configure(OTHER, LNET_NID_ANY,
+						  LNET_IOCTL_PEER_CFG_NON_MR),
+			0);
+	for (i = 0; i < 4; i++) {
+		msg = mr_put(test, OTHER);
+		KUNIT_ASSERT_NOT_NULL(test, msg);
+		KUNIT_EXPECT_PTR_EQ(test, msg->ni, fake.ni[0]);
+		KUNIT_EXPECT_EQ(test, msg->hdr.dest_nid, OTHER);
+		fake_done(msg, 0);
+	}
+	KUNIT_EXPECT_EQ(test, lnet_node_del(OTHER, LNET_NID_ANY, 0), 0);
+}
+
+/*
+ * What a ping info says: NIDs another (unconfigured) node had come over,
+ * and the emptied node is merged; the primary follows the info's first
+ * NID unless locked.
+ */
+static void mr_merge_nids(struct kunit *test)
+{
+	lnet_nid_t a = FAKE_PEER(0, 5), b = FAKE_PEER(1, 5);
+	lnet_nid_t info[2] = { b, a }, nids[4];
+	struct lnet_peer_node *na, *nb;
+	u32 flags;
+
+	na = lnet_node_get_or_new(a);
+	nb = lnet_node_get_or_new(b);
+	KUNIT_ASSERT_NOT_NULL(test, na);
+	KUNIT_ASSERT_NOT_NULL(test, nb);
+	KUNIT_EXPECT_PTR_NE(test, na, nb);
+	spin_lock_bh(&lnet_core.net_lock);
+	lnet_node_merge_nids_locked(na, info, 2, true);
+	spin_unlock_bh(&lnet_core.net_lock);
+	KUNIT_EXPECT_TRUE(test, test_bit(LNET_NODE_UNHASHED, &nb->flags));
+	KUNIT_EXPECT_EQ(test, lnet_node_nids(a, nids, 4, &flags), 2);
+	KUNIT_EXPECT_EQ(test, nids[0], b);	/* the info's primary */
+	KUNIT_EXPECT_EQ(test, lnet_peer_primary_nid(a), b);
+	lnet_node_put(nb);
+	lnet_node_put(na);
+	KUNIT_EXPECT_EQ(test, lnet_node_del(b, LNET_NID_ANY, 0), 0);
+	KUNIT_EXPECT_EQ(test, lnet_peer_primary_nid(a), a);
+}
+
+static struct kunit_case lnet_multirail_cases[] = {
+	KUNIT_CASE(mr_configure_rules),
+	KUNIT_CASE(mr_round_robin),
+	KUNIT_CASE(mr_health_steers),
+	KUNIT_CASE(mr_resend_other_rail),
+	KUNIT_CASE(mr_rx_initiator_is_primary),
+	KUNIT_CASE(mr_non_mr_one_pair),
+	KUNIT_CASE(mr_merge_nids),
+	{}
+};
+
+static struct kunit_suite lnet_multirail_suite = {
+	.name		= "lnet_multirail",
+	.init		= mr_init,
+	.exit		= mr_exit,
+	.test_cases	= lnet_multirail_cases,
+};
+kunit_test_suite(lnet_multirail_suite);

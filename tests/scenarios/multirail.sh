@@ -1,0 +1,222 @@
+#!/bin/bash
+# Multi-Rail between two of our nodes, each with two rails: tcp on eth0 and
+# tcp1 on eth1 (two links between the guests). Guest 0 is the lst console
+# and client, guest 1 the server.
+#
+# - Discovery both ways: guest 0's discover of guest 1's tcp NID finds
+#   both of its NIDs under one primary, Multi-Rail; guest 0's push taught
+#   guest 1 guest 0's two NIDs without guest 1 asking.
+# - Spread: lst brw 1 MiB x8 to guest 1's primary NID goes out on both of
+#   guest 0's NIs (per-NI send counters).
+# - Failover: rail 1 (link 1) is cut under a long lst brw run; the run ends
+#   with no error node (the messages on the cut rail are resent on the
+#   other), the cut NIs' health drops, and the rail carries traffic again
+#   once restored.
+# - A configured --non_mr peer keeps one NI pair; --lock_prim keeps the
+#   primary through discovery, and its peer del needs --force.
+# - discovery 0: the ping info no longer says DISCOVERY, and a new peer is
+#   not Multi-Rail.
+#
+# Run (debug kernel; make modules-debug && make tools):
+#   lnet-vmtest --suite multirail --kernel debug --guests 2 --link 0-1 \
+#	--link 0-1 --timeout 900 --script $LNET_TOP/tests/scenarios/multirail.sh
+# shellcheck source=scripts/guest/lib.sh
+. "$LNET_TOP/scripts/guest/lib.sh"
+
+LNETCTL=$LNET_TOP/build/tools/lnetctl/lnetctl
+OUT=/tmp/mr.out
+export LST_SESSION=$$
+
+me0=$(t_addr_on eth0)
+me1=$(t_addr_on eth1)
+other() { echo "${1%.*}.$((GUEST_INDEX == 0 ? 2 : 1))"; }
+peer0=$(other "$me0")
+peer1=$(other "$me1")
+MY0=$me0@tcp
+MY1=$me1@tcp1
+PEER0=$peer0@tcp
+PEER1=$peer1@tcp1
+
+if [ -z "$me0" ] || [ -z "$me1" ]; then
+	t_fail "two links" "run with --link 0-1 --link 0-1"
+	exit 1
+fi
+
+# mr_nids PRIMARY: the NIDs `lnetctl peer show` lists under PRIMARY
+mr_nids() {
+	"$LNETCTL" peer show >"$OUT" 2>&1 || return 1
+	awk -v p="$1" '
+		/primary nid:/ { cur = $NF }
+		/- nid:/ && cur == p { print $NF }' "$OUT"
+}
+
+# mr_is PRIMARY True|False: peer show says PRIMARY is (not) Multi-Rail
+mr_is() {
+	"$LNETCTL" peer show >"$OUT" 2>&1 || return 1
+	awk -v p="$1" -v want="$2" '
+		/primary nid:/ { cur = $NF }
+		/Multi-Rail:/ && cur == p { found = ($NF == want) }
+		END { exit !found }' "$OUT"
+}
+
+# peer_has PRIMARY NID...: PRIMARY's entry lists exactly these NIDs
+peer_has() {
+	local p=$1 got want
+	shift
+	got=$(mr_nids "$p" | sort | tr '\n' ' ')
+	want=$(printf '%s\n' "$@" | sort | tr '\n' ' ')
+	[ "$got" = "$want" ] || { echo "peer $p: [$got], want [$want]"; return 1; }
+}
+
+# ni_sends NID: the send_count of our NI NID
+ni_sends() {
+	"$LNETCTL" net show -v >"$OUT" 2>&1 || return 1
+	awk -v n="$1" '
+		/- nid:/ { cur = $NF }
+		/send_count:/ && cur == n { print $NF; exit }' "$OUT"
+}
+
+# peer_health NID: health value of a peer NI (peer show -v)
+peer_health() {
+	"$LNETCTL" peer show -v >"$OUT" 2>&1 || return 1
+	awk -v n="$1" '
+		/- nid:/ { cur = $NF }
+		/health value:/ && cur == n { print $NF; exit }' "$OUT"
+}
+
+ni_health() {
+	"$LNETCTL" net show -v 3 >"$OUT" 2>&1 || return 1
+	awk -v n="$1" '
+		/- nid:/ { cur = $NF }
+		/health value:/ && cur == n { print $NF; exit }' "$OUT"
+}
+
+# --- both: two rails up ------------------------------------------------------
+t_insmod "load lnet (tcp on eth0, tcp1 on eth1)" \
+	"$LNET_MODDIR/lnet/lnet.ko" "networks=tcp0(eth0),tcp1(eth1)" || exit 1
+t_insmod "load ksocklnd" "$LNET_MODDIR/klnds/socklnd/ksocklnd.ko" \
+	sock_timeout=10 || exit 1
+t_insmod "load lnet_selftest" "$LNET_MODDIR/lnet/selftest/lnet_selftest.ko" || exit 1
+t_check "lnetctl lnet configure" "$LNETCTL" lnet configure
+t_check "discovery on by default" grep -qx 0 \
+	/sys/module/lnet/parameters/lnet_peer_discovery_disabled
+t_flag_set up
+t_flag_wait up 300 || t_abort
+
+if [ "$GUEST_INDEX" != 0 ]; then
+	# the server: learns guest 0's NIDs from its push, then serves
+	t_retry "push: guest 0's two NIDs under its primary, unasked" 120 \
+		peer_has "$PEER0" "$PEER0" "$PEER1"
+	t_check "push: guest 0 is Multi-Rail" mr_is "$PEER0" True
+	t_check "discover guest 0 from here: both NIDs" \
+		"$LNETCTL" discover "$PEER1"
+	cat "$OUT"
+	t_check "discovery from this side: still one peer, primary $PEER0" \
+		peer_has "$PEER0" "$PEER0" "$PEER1"
+	t_flag_set served
+	t_flag_wait done 1500 || t_abort
+	t_check "unload lnet_selftest" rmmod lnet_selftest
+	t_check "unload ksocklnd" rmmod ksocklnd
+	t_check "unload lnet" rmmod lnet
+	t_flag_bye 120
+	exit 0
+fi
+
+# --- guest 0: discovery ------------------------------------------------------
+t_check "lnetctl discover $PEER0" "$LNETCTL" discover "$PEER0"
+"$LNETCTL" discover "$PEER0" | tee "$OUT.disc"
+t_check "discover: Multi-Rail True" grep -q "Multi-Rail: True" "$OUT.disc"
+t_check "discover: primary nid $PEER0" grep -q "primary nid: $PEER0" "$OUT.disc"
+t_check "peer show: $PEER0 with $PEER1 under it" \
+	peer_has "$PEER0" "$PEER0" "$PEER1"
+t_check "peer show: Multi-Rail True" mr_is "$PEER0" True
+t_check "ping $PEER1 names primary $PEER0" \
+	sh -c "'$LNETCTL' ping '$PEER1' | grep -q 'primary nid: $PEER0'"
+t_flag_wait served 300 || t_abort
+
+# --- spread over both rails -------------------------------------------------
+"$OURS_LST" new_session --timeout 300 mr >/dev/null
+t_lst_ok "add_group servers $PEER0" add_group servers "$PEER0"
+t_lst_ok "add_group clients $MY0" add_group clients "$MY0"
+s0=$(ni_sends "$MY0")
+s1=$(ni_sends "$MY1")
+t_lst_brw spread clients servers 64 64
+d0=$(($(ni_sends "$MY0") - s0))
+d1=$(($(ni_sends "$MY1") - s1))
+echo "messages sent during the run: $MY0 $d0, $MY1 $d1"
+t_check "spread: both NIs sent (each at least a quarter)" \
+	test "$d0" -gt 0 -a "$d1" -gt 0 -a $((4 * d0)) -ge "$d1" -a $((4 * d1)) -ge "$d0"
+
+# --- failover: cut rail 1 under load ----------------------------------------
+t_lst_ok "add_batch cut" add_batch cut
+t_lst_ok "cut: brw write 1M x8 (long)" add_test --batch cut --loop 1500 \
+	--concurrency 8 --from clients --to servers brw write size=1M check=full
+t_lst_ok "run cut" run cut
+sleep 5
+t_check "cut: batch busy when rail 1 goes" sh -c "! '$OURS_LST' query cut 2>&1 | grep -q 'Batch is idle'"
+before=$(ni_sends "$MY1")
+t_link 1 off
+sleep 30
+mid=$(ni_sends "$MY1")
+h=$(peer_health "$PEER1")
+hl=$(ni_health "$MY1")
+echo "30 s into the cut: peer NI $PEER1 health $h, our $MY1 health $hl"
+t_check "cut: health on rail 1 dropped (peer NI or local NI)" \
+	test "${h:-1000}" -lt 1000 -o "${hl:-1000}" -lt 1000
+t_link 1 on
+t_retry "cut: batch finished" 900 t_lst_idle cut
+out=$("$OURS_LST" show_error clients servers 2>&1)
+echo "$out"
+t_no_error_nodes "cut: no error node (resent on rail 0)" "$out" clients servers
+t_retry "rail 1 recovered: peer NI health back to 1000" 300 \
+	sh -c "[ \"\$('$LNETCTL' peer show -v | awk -v n='$PEER1' '/- nid:/ { c = \$NF } /health value:/ && c == n { print \$NF; exit }')\" = 1000 ]"
+s1=$(ni_sends "$MY1")
+t_lst_brw after clients servers 16 16
+t_check "rail 1 carries traffic again" test "$(ni_sends "$MY1")" -gt "$s1"
+echo "rail 1 sends: before cut $before, 30 s into the cut $mid"
+"$OURS_LST" end_session >/dev/null
+
+# --- configured peers ---------------------------------------------------------
+t_check "peer del $PEER0 (the discovered peer)" "$LNETCTL" peer del --prim_nid "$PEER0"
+t_check "peer add --prim_nid $PEER1 --non_mr" \
+	"$LNETCTL" peer add --prim_nid "$PEER1" --non_mr
+t_check "non_mr: Multi-Rail False" mr_is "$PEER1" False
+s0=$(ni_sends "$MY0")
+s1=$(ni_sends "$MY1")
+for i in 1 2 3 4 5 6; do "$LNETCTL" ping "$PEER1" >/dev/null; done
+"$OURS_LST" new_session --timeout 300 mr2 >/dev/null
+t_lst_ok "add_group nmr $PEER1" add_group nmr "$PEER1"
+t_lst_ok "add_group me1 $MY1" add_group me1 "$MY1"
+t_lst_brw nonmr me1 nmr 8 8
+"$OURS_LST" end_session >/dev/null
+t_check "non_mr: nothing left on rail 0" test "$(ni_sends "$MY0")" -eq "$s0"
+t_check "non_mr: rail 1 carried it" test "$(ni_sends "$MY1")" -gt "$s1"
+t_check "non_mr: still one NID" peer_has "$PEER1" "$PEER1"
+t_check "peer del $PEER1" "$LNETCTL" peer del --prim_nid "$PEER1"
+
+t_check "peer add --prim_nid $PEER1 --lock_prim" \
+	"$LNETCTL" peer add --prim_nid "$PEER1" --lock_prim
+t_check "lock_prim: discover $PEER1" "$LNETCTL" discover --force "$PEER1"
+t_check "lock_prim: primary stays $PEER1, $PEER0 added" \
+	peer_has "$PEER1" "$PEER1" "$PEER0"
+if "$LNETCTL" peer del --prim_nid "$PEER1" >"$OUT" 2>&1; then
+	t_fail "lock_prim: peer del without --force refused" "it was deleted"
+else
+	t_check "lock_prim: peer del without --force refused (EPERM)" \
+		grep -qi "errno: -1\b\|not permitted\|EPERM" "$OUT"
+fi
+t_check "lock_prim: peer del --force" "$LNETCTL" peer del --prim_nid "$PEER1" --force
+
+# --- discovery off --------------------------------------------------------------
+t_check "set discovery 0" "$LNETCTL" set discovery 0
+t_check "discovery 0: disabled" grep -qx 1 \
+	/sys/module/lnet/parameters/lnet_peer_discovery_disabled
+t_check "discovery 0: ping $PEER0 answers" "$LNETCTL" ping "$PEER0"
+t_check "discovery 0: a new peer is not Multi-Rail" mr_is "$PEER0" False
+t_check "set discovery 1" "$LNETCTL" set discovery 1
+
+t_check "unload lnet_selftest" rmmod lnet_selftest
+t_check "unload ksocklnd" rmmod ksocklnd
+t_check "unload lnet" rmmod lnet
+t_flag_set done
+t_flag_bye 120
