@@ -90,6 +90,7 @@ private:
 						      { "small", "" },
 						      { "large", "" } } };
 	PingArgs ping_;
+	DiscoverArgs discover_;
 	StatsShowArgs stats_show_;
 	StatsResetArgs stats_reset_;
 	GlobalShowArgs global_show_;
@@ -219,19 +220,23 @@ void Cli::peer_verbs()
 	add->add_option("--prim_nid", peer_add_.prim_nid, "the peer's primary NID")
 		->required()->type_name("NID");
 	add->add_option("--nid", peer_add_.nids,
-			"the peer's NIDs (only the primary: no Multi-Rail yet)")
+			"the peer's NIDs (the primary may be among them); they join "
+			"a peer configured already")
 		->type_name("NID[,NID...]");
-	add->add_flag("--non_mr", peer_add_.non_mr, "a peer that is not Multi-Rail");
+	add->add_flag("--non_mr", peer_add_.non_mr,
+		      "a peer that is not Multi-Rail (one NID, its primary)");
 	add->add_flag("--lock_prim", peer_add_.lock_prim,
-		      "keep the primary NID");
+		      "keep the primary NID (discovery does not change it)");
 	bind(add, peer_add_);
 
 	auto *del = peer->add_subcommand("del", "forget a peer");
 	del->add_option("--prim_nid", peer_del_.prim_nid, "the peer's primary NID")
 		->required()->type_name("NID");
 	del->add_option("--nid", peer_del_.nids,
-			"NIDs of the peer to delete (only the primary here)")
+			"only these NIDs of the peer (with the primary: the whole peer)")
 		->type_name("NID[,NID...]");
+	del->add_flag("--force", peer_del_.force,
+		      "also a peer whose primary NID is locked (--lock_prim)");
 	bind(del, peer_del_);
 
 	auto *show = peer->add_subcommand("show", "list peers and their NIs");
@@ -289,6 +294,15 @@ void Cli::other_verbs()
 	ping->add_option("-s,--source", ping_.source, "local NID to ping from")
 		->type_name("NID");
 	bind(ping, ping_);
+
+	auto *disc = app.add_subcommand("discover",
+					"discover the peers of NIDs: their NIDs and Multi-Rail");
+	disc->add_option("nids", discover_.targets,
+			 "NIDs whose peers to discover, comma- or space-separated")
+		->required()->type_name("NID[,NID...]");
+	disc->add_flag("-f,--force", discover_.force,
+		       "ping and push even if the peer is up to date");
+	bind(disc, discover_);
 
 	auto *stats = app.add_subcommand("stats", "global LNet counters");
 	stats->require_subcommand(1);
@@ -609,6 +623,8 @@ Outcome execute(Kernel &kernel, const Command &command)
 				return set_buffers(kernel, a);
 			else if constexpr (std::is_same_v<T, PingArgs>)
 				return ping(kernel, a);
+			else if constexpr (std::is_same_v<T, DiscoverArgs>)
+				return discover(kernel, a);
 			else if constexpr (std::is_same_v<T, StatsShowArgs>)
 				return stats_show(kernel, a);
 			else if constexpr (std::is_same_v<T, StatsResetArgs>)

@@ -26,10 +26,10 @@ using Command = std::variant<LnetConfigureArgs, LnetUnconfigureArgs, NetAddArgs,
 			     NetDelArgs, NetShowArgs, NetSetArgs, PeerAddArgs,
 			     PeerDelArgs, PeerShowArgs, PeerSetArgs, RouteAddArgs,
 			     RouteDelArgs, RouteShowArgs, RoutingShowArgs,
-			     SetRoutingArgs, SetBuffersArgs, PingArgs, StatsShowArgs,
-			     StatsResetArgs, GlobalShowArgs, SetArgs, ExportArgs,
-			     ImportArgs, FaultAddArgs, FaultDelArgs, FaultResetArgs,
-			     FaultShowArgs, DebugRecoveryArgs>;
+			     SetRoutingArgs, SetBuffersArgs, PingArgs, DiscoverArgs,
+			     StatsShowArgs, StatsResetArgs, GlobalShowArgs, SetArgs,
+			     ExportArgs, ImportArgs, FaultAddArgs, FaultDelArgs,
+			     FaultResetArgs, FaultShowArgs, DebugRecoveryArgs>;
 
 inline constexpr int exit_ok = 0;
 inline constexpr int exit_failed = 1;

@@ -430,6 +430,7 @@ void Parser::peer(const YAML::Node &item)
 	std::optional<std::string> prim;
 	std::vector<lnet_nid_t> nids;
 	std::optional<lnet_nid_t> primary;
+	bool multi_rail = true;	// peer add's default
 
 	if (!item.IsMap() || !(prim = scalar(item["primary nid"]))) {
 		s.fail(EINVAL, "a peer must be a mapping with a 'primary nid'");
@@ -453,24 +454,18 @@ void Parser::peer(const YAML::Node &item)
 			}
 			if (!(nid = check_nid(s, *text)))
 				return;
-			if (std::find(nids.begin(), nids.end(), *nid) == nids.end())
-				nids.push_back(*nid);
+			nids.push_back(*nid);
 		}
 	}
-	if (nids.empty() || (nids.size() == 1 && nids[0] == *primary)) {
-		const YAML::Node mr = item["Multi-Rail"];
-		bool multi_rail = true;	// peer add's default
-
-		if (mr && mr.IsScalar() && !YAML::convert<bool>::decode(mr, multi_rail)) {
-			s.fail(EINVAL, "peer " + *prim + ": 'Multi-Rail' must be true or false");
-			return;
-		}
-		plan.peers.push_back(PeerAdd{ .primary = *primary, .non_mr = !multi_rail });
+	if (const YAML::Node mr = item["Multi-Rail"];
+	    mr && mr.IsScalar() && !YAML::convert<bool>::decode(mr, multi_rail)) {
+		s.fail(EINVAL, "peer " + *prim + ": 'Multi-Rail' must be true or false");
 		return;
 	}
-	plan.unsupported_peers.push_back(
-		"peer " + *prim + " has " + std::to_string(nids.size()) +
-		" NIDs: Multi-Rail peers cannot be configured by this LNet yet");
+	if (auto p = check_peer_nids(s, PeerConfig{ .primary = *primary,
+						    .non_mr = !multi_rail },
+				     nids))
+		plan.peers.push_back(std::move(*p));
 }
 
 void Parser::route(const YAML::Node &item)

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "commands/common.hpp"
 #include "kernel.hpp"
 #include "outcome.hpp"
 #include "tunables.hpp"
@@ -52,11 +53,9 @@ struct ConfigPlan {
 	// Well-formed, non-empty sections this lnetctl does not configure
 	// (udsp, ...): the import fails, nothing of the file applied.
 	std::vector<std::string> unsupported;
-	// Peers of the peer section: those with one NID are configured (peer
-	// add); one with several NIDs is Multi-Rail, which this LNet cannot
-	// configure yet: why, per peer.
-	std::vector<PeerAdd> peers;
-	std::vector<std::string> unsupported_peers;
+	// Peers of the peer section, each with all its NIDs: peer add of the
+	// primary, then of each other NID.
+	std::vector<PeerNids> peers;
 
 	bool empty() const
 	{

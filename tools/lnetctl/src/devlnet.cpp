@@ -148,16 +148,16 @@ void DevLnet::set_health(HealthOf what, std::optional<lnet_nid_t> nid,
 	do_ioctl(LNET_IOC_SET_HEALTHV, &s);
 }
 
-void DevLnet::add_peer(const PeerAdd &peer)
+void DevLnet::add_peer(const PeerConfig &peer)
 {
 	auto s = pack_peer_cfg(peer);
 
 	do_ioctl(LNET_IOC_ADD_PEER_NI, &s);
 }
 
-void DevLnet::del_peer(lnet_nid_t primary)
+void DevLnet::del_peer(const PeerConfig &peer)
 {
-	auto s = pack_peer_cfg(PeerAdd{ .primary = primary });
+	auto s = pack_peer_cfg(peer);
 
 	do_ioctl(LNET_IOC_DEL_PEER_NI, &s);
 }
@@ -182,15 +182,8 @@ std::vector<PeerInfo> DevLnet::get_peers()
 			break;
 		if (err)
 			throw KernelError(err, lnet::ioctl_error_text(err));
-		if (peers.empty() || peers.back().primary_nid != s.pni_primary_nid) {
-			PeerInfo p;
-
-			p.primary_nid = s.pni_primary_nid;
-			p.multi_rail = (s.pni_flags & LNET_IOCTL_PEER_MULTI_RAIL) != 0;
-			p.configured = (s.pni_flags & LNET_IOCTL_PEER_CONFIGURED) != 0;
-			p.state = s.pni_peer_state;
-			peers.push_back(std::move(p));
-		}
+		if (peers.empty() || peers.back().primary_nid != s.pni_primary_nid)
+			peers.push_back(unpack_peer(s));
 		peers.back().nis.push_back(unpack_peer_ni(s));
 	}
 	return peers;
@@ -279,6 +272,15 @@ PingReply DevLnet::ping(const PingRequest &request)
 	auto p = pack_ping(request, ids);
 
 	do_ioctl(LNET_IOC_PING_PEER, &p);
+	return unpack_ping(p, ids);
+}
+
+PingReply DevLnet::discover(lnet_nid_t nid, bool force)
+{
+	std::vector<lnet_process_id> ids(LNET_IOCTL_PEER_MAX_NIDS);
+	auto p = pack_discover(nid, force, ids);
+
+	do_ioctl(LNET_IOC_DISCOVER, &p);
 	return unpack_ping(p, ids);
 }
 

@@ -28,8 +28,8 @@ public:
 	std::vector<NiInfo> get_nis() override;
 	MsgStats get_ni_stats(lnet_nid_t nid) override;
 	NiHealth get_ni_health(lnet_nid_t nid) override;
-	void add_peer(const PeerAdd &peer) override;
-	void del_peer(lnet_nid_t primary) override;
+	void add_peer(const PeerConfig &peer) override;
+	void del_peer(const PeerConfig &peer) override;
 	void set_conns_per_peer(std::optional<lnet_nid_t> nid,
 				std::uint32_t value) override;
 	void set_health(HealthOf what, std::optional<lnet_nid_t> nid,
@@ -43,6 +43,7 @@ public:
 	void set_routing(bool enable) override;
 	void set_router_buffers(const RouterBufferTotals &totals) override;
 	PingReply ping(const PingRequest &request) override;
+	PingReply discover(lnet_nid_t nid, bool force) override;
 	Distance distance(lnet_nid_t nid) override;
 	Counters get_stats() override;
 	void reset_stats() override;

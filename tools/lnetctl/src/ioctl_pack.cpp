@@ -418,14 +418,15 @@ lnet_ioctl_ni_health pack_get_ni_health(lnet_nid_t nid)
 
 static_assert(max_conns_per_peer == LNET_IOCTL_CONNS_PER_PEER_MAX);
 
-lnet_ioctl_peer_cfg pack_peer_cfg(const PeerAdd &peer)
+lnet_ioctl_peer_cfg pack_peer_cfg(const PeerConfig &peer)
 {
 	auto s = v2_struct(&lnet_ioctl_peer_cfg::pc_hdr);
 
 	s.pc_prim_nid = peer.primary;
-	s.pc_nid = LNET_NID_ANY;
+	s.pc_nid = peer.nid;
 	s.pc_flags = (peer.non_mr ? LNET_IOCTL_PEER_CFG_NON_MR : 0) |
-		     (peer.lock_prim ? LNET_IOCTL_PEER_CFG_LOCK_PRIM : 0);
+		     (peer.lock_prim ? LNET_IOCTL_PEER_CFG_LOCK_PRIM : 0) |
+		     (peer.force ? LNET_IOCTL_PEER_CFG_FORCE : 0);
 	return s;
 }
 
@@ -499,6 +500,20 @@ lnet_ioctl_peer_ni pack_get_peer_ni(std::uint32_t index)
 
 	s.pni_index = index;
 	return s;
+}
+
+PeerInfo unpack_peer(const lnet_ioctl_peer_ni &r)
+{
+	PeerInfo p;
+
+	p.primary_nid = r.pni_primary_nid;
+	p.multi_rail = (r.pni_flags & LNET_IOCTL_PEER_MULTI_RAIL) != 0;
+	p.configured = (r.pni_flags & LNET_IOCTL_PEER_CONFIGURED) != 0;
+	p.lock_prim = (r.pni_flags & LNET_IOCTL_PEER_LOCK_PRIM) != 0;
+	p.discovered = (r.pni_flags & LNET_IOCTL_PEER_DISCOVERED) != 0;
+	p.no_discovery = (r.pni_flags & LNET_IOCTL_PEER_NO_DISCOVERY) != 0;
+	p.state = r.pni_peer_state;
+	return p;
 }
 
 PeerNiInfo unpack_peer_ni(const lnet_ioctl_peer_ni &r)
@@ -634,6 +649,15 @@ lnet_ioctl_ping_data pack_ping(const PingRequest &request,
 	return p;
 }
 
+lnet_ioctl_ping_data pack_discover(lnet_nid_t nid, bool force,
+				   std::span<lnet_process_id> ids)
+{
+	auto p = pack_ping(PingRequest{ .target = { nid, LNET_PID_ANY } }, ids);
+
+	p.ping_param = force ? 1 : 0;
+	return p;
+}
+
 PingReply unpack_ping(const lnet_ioctl_ping_data &reply,
 		      std::span<const lnet_process_id> ids)
 {
@@ -643,6 +667,7 @@ PingReply unpack_ping(const lnet_ioctl_ping_data &reply,
 	r.primary_nid = reply.ping_target_nid;
 	r.multi_rail = reply.ping_mr != 0;
 	r.ids.assign(ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(n));
+	r.features = reply.ping_flags;
 	return r;
 }
 

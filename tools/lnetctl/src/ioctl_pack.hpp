@@ -51,7 +51,8 @@ lnet_ioctl_ni_msg_stats pack_get_ni_stats(lnet_nid_t nid);
 MsgStats unpack_msg_stats(const lnet_ioctl_msg_stats &stats);
 lnet_ioctl_ni_health pack_get_ni_health(lnet_nid_t nid);
 NiHealth unpack_ni_health(const lnet_ioctl_ni_health &reply);
-lnet_ioctl_peer_cfg pack_peer_cfg(const PeerAdd &peer);
+// ADD_PEER_NI / DEL_PEER_NI.
+lnet_ioctl_peer_cfg pack_peer_cfg(const PeerConfig &peer);
 lnet_ioctl_conns_per_peer pack_conns_per_peer(std::optional<lnet_nid_t> nid,
 					      std::uint32_t value);
 lnet_ioctl_set_health pack_set_health(HealthOf what,
@@ -64,6 +65,8 @@ RecoveryQueue unpack_recovery_queue(const lnet_ioctl_recovery_list &reply);
 
 lnet_ioctl_peer_ni pack_get_peer_ni(std::uint32_t index);
 PeerNiInfo unpack_peer_ni(const lnet_ioctl_peer_ni &reply);
+// The peer a GET_PEER_NI answer's NI belongs to (without its NIs).
+PeerInfo unpack_peer(const lnet_ioctl_peer_ni &reply);
 
 lnet_ioctl_config_data pack_add_route(const RouteConfig &route);
 lnet_ioctl_config_data pack_del_route(std::uint32_t net, lnet_nid_t gateway);
@@ -79,7 +82,11 @@ std::array<RouterPool, 3> unpack_buf(const lnet_ioctl_config_data &reply,
 // PING_PEER; @ids receives the target's ping info entries.
 lnet_ioctl_ping_data pack_ping(const PingRequest &request,
 			       std::span<lnet_process_id> ids);
-// The reply; reads the first ping_count (at most ids.size()) entries.
+// DISCOVER of @nid; @ids receives the peer's NIDs.
+lnet_ioctl_ping_data pack_discover(lnet_nid_t nid, bool force,
+				   std::span<lnet_process_id> ids);
+// The reply of either; reads the first ping_count (at most ids.size())
+// entries.
 PingReply unpack_ping(const lnet_ioctl_ping_data &reply,
 		      std::span<const lnet_process_id> ids);
 

@@ -213,19 +213,27 @@ struct PeerInfo {
 	lnet_nid_t primary_nid = LNET_NID_ANY;
 	bool multi_rail = false;
 	bool configured = false;	// peer add: kept until peer del
+	bool lock_prim = false;		// discovery keeps its primary NID
+	bool discovered = false;	// discovery ran to its end
+	bool no_discovery = false;	// it does no discovery, or --non_mr
 	std::uint32_t state = 0;
-	std::vector<PeerNiInfo> nis;
+	std::vector<PeerNiInfo> nis;	// the primary NID's first
 
 	bool operator==(const PeerInfo &) const = default;
 };
 
-// peer add: the kernel configures peers of one NID (no Multi-Rail yet).
-struct PeerAdd {
+// One peer add / peer del request (ADD_PEER_NI / DEL_PEER_NI). @nid
+// LNET_NID_ANY (or @primary) stands for the peer itself: add makes it or
+// marks it configured, del forgets it with all its NIDs; another NID joins
+// or leaves the configured peer @primary.
+struct PeerConfig {
 	lnet_nid_t primary = LNET_NID_ANY;
-	bool non_mr = false;
-	bool lock_prim = false;
+	lnet_nid_t nid = LNET_NID_ANY;
+	bool non_mr = false;	// add of the peer: not Multi-Rail
+	bool lock_prim = false;	// add of the peer: discovery keeps the primary
+	bool force = false;	// del: also a peer whose primary is locked
 
-	bool operator==(const PeerAdd &) const = default;
+	bool operator==(const PeerConfig &) const = default;
 };
 
 // The most connections per peer net set may give an NI.
@@ -259,10 +267,15 @@ struct PingRequest {
 	std::int32_t timeout_ms = 1000;
 };
 
+// PING_PEER and DISCOVER: the primary NID and Multi-Rail as the peer table
+// has them.
 struct PingReply {
 	lnet_nid_t primary_nid = LNET_NID_ANY;
 	bool multi_rail = false;
-	std::vector<lnet_process_id> ids;	// the ping info, 0@lo first
+	// ping: the ping info, 0@lo first; discover: the peer's NIDs, its
+	// primary first
+	std::vector<lnet_process_id> ids;
+	std::uint32_t features = 0;	// of the (last) ping info
 };
 
 // Global counters in the order "stats show" prints them.
@@ -407,9 +420,9 @@ public:
 	virtual NiHealth get_ni_health(lnet_nid_t nid) = 0;
 
 	virtual std::vector<PeerInfo> get_peers() = 0;
-	// peer add of a peer of one NID; peer del forgets any peer.
-	virtual void add_peer(const PeerAdd &peer) = 0;
-	virtual void del_peer(lnet_nid_t primary) = 0;
+	// One NID of a configured peer, or the peer itself (PeerConfig).
+	virtual void add_peer(const PeerConfig &peer) = 0;
+	virtual void del_peer(const PeerConfig &peer) = 0;
 	// Connections per peer of one local NI (@nid) or of all (nullopt).
 	virtual void set_conns_per_peer(std::optional<lnet_nid_t> nid,
 					std::uint32_t value) = 0;
@@ -433,6 +446,9 @@ public:
 	virtual void set_router_buffers(const RouterBufferTotals &totals) = 0;
 
 	virtual PingReply ping(const PingRequest &request) = 0;
+	// Discovery of the peer of @nid, waiting for it to end (@force: ping
+	// and push even if the peer is up to date).
+	virtual PingReply discover(lnet_nid_t nid, bool force) = 0;
 
 	// How far @nid is (LNET_DIST); KernelError EHOSTUNREACH when nothing
 	// leads there.

@@ -107,6 +107,36 @@ TEST(Cli, PeerShow)
 		  (PeerShowArgs{ "1.2.3.4@tcp", 1 }));
 }
 
+TEST(Cli, PeerAddDel)
+{
+	EXPECT_EQ(parsed<PeerAddArgs>({ "peer", "add", "--prim_nid", "1.2.3.4@tcp", "--nid",
+					"1.2.3.4@tcp,10.0.0.4@tcp1", "--lock_prim" }),
+		  (PeerAddArgs{ "1.2.3.4@tcp", "1.2.3.4@tcp,10.0.0.4@tcp1", false, true }));
+	EXPECT_EQ(parsed<PeerAddArgs>({ "peer", "add", "--prim_nid", "1.2.3.4@tcp",
+					"--non_mr" }),
+		  (PeerAddArgs{ "1.2.3.4@tcp", "", true, false }));
+	EXPECT_EQ(parsed<PeerDelArgs>({ "peer", "del", "--prim_nid", "1.2.3.4@tcp" }),
+		  (PeerDelArgs{ "1.2.3.4@tcp", "", false }));
+	EXPECT_EQ(parsed<PeerDelArgs>({ "peer", "del", "--prim_nid", "1.2.3.4@tcp", "--nid",
+					"10.0.0.4@tcp1", "--force" }),
+		  (PeerDelArgs{ "1.2.3.4@tcp", "10.0.0.4@tcp1", true }));
+	expect_usage_error({ "peer", "del", "--nid", "1.2.3.4@tcp" }, "--prim_nid is required");
+	expect_usage_error({ "peer", "add", "--prim_nid", "1.2.3.4@tcp", "--force" },
+			   "--force");
+}
+
+TEST(Cli, Discover)
+{
+	EXPECT_EQ(parsed<DiscoverArgs>({ "discover", "1.2.3.4@tcp,5.6.7.8@tcp", "9.9.9.9@tcp" }),
+		  (DiscoverArgs{ { "1.2.3.4@tcp,5.6.7.8@tcp", "9.9.9.9@tcp" }, false }));
+	EXPECT_EQ(parsed<DiscoverArgs>({ "discover", "--force", "1.2.3.4@tcp" }),
+		  (DiscoverArgs{ { "1.2.3.4@tcp" }, true }));
+	EXPECT_EQ(parsed<DiscoverArgs>({ "discover", "1.2.3.4@tcp", "-f" }),
+		  (DiscoverArgs{ { "1.2.3.4@tcp" }, true }));
+	expect_usage_error({ "discover" }, "nids is required");
+	expect_usage_error({ "discover", "1.2.3.4@tcp", "--timeout", "5" }, "--timeout");
+}
+
 TEST(Cli, RouteAdd)
 {
 	RouteAddArgs want{ "o2ib1", "192.0.2.1@tcp", 2, 5, 3 };
@@ -266,6 +296,7 @@ TEST(Cli, HelpOnEveryLevel)
 		{}, { "lnet" }, { "lnet", "configure" }, { "lnet", "unconfigure" },
 		{ "net" }, { "net", "add" }, { "net", "del" }, { "net", "show" },
 		{ "peer" }, { "peer", "show" }, { "route" }, { "route", "add" },
+		{ "peer", "add" }, { "peer", "del" }, { "discover" },
 		{ "route", "del" }, { "route", "show" }, { "ping" }, { "stats" },
 		{ "stats", "show" }, { "stats", "reset" }, { "global" },
 		{ "global", "show" }, { "set" }, { "set", "discovery" },

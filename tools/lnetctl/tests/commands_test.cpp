@@ -5,6 +5,8 @@
 
 #include <sstream>
 
+#include <linux/lnet/lnet-ioctl.h>
+
 #include <lnet/nid.hpp>
 #include <yaml-cpp/yaml.h>
 
@@ -438,29 +440,37 @@ TEST(Commands, PeerAddDel)
 	EXPECT_EQ(r.status, 0) << r.err;
 	ASSERT_EQ(k.peers.size(), 1U);
 	EXPECT_TRUE(k.peers[0].configured);
+	EXPECT_FALSE(k.peers[0].multi_rail);
 	EXPECT_EQ(k.peer_adds.back(),
-		  (PeerAdd{ .primary = lnet::parse_nid("192.168.1.30@tcp").value(),
-			    .non_mr = true, .lock_prim = false }));
+		  (PeerConfig{ .primary = lnet::parse_nid("192.168.1.30@tcp").value(),
+			       .non_mr = true }));
 	r = run_words(k, { "peer", "show" });
-	EXPECT_NE(r.out.find("primary nid: 192.168.1.30@tcp"), std::string::npos) << r.out;
+	EXPECT_NE(r.out.find("primary nid: 192.168.1.30@tcp\n      Multi-Rail: False\n"),
+		  std::string::npos) << r.out;
 
-	// --nid may only repeat the primary: a second NID is Multi-Rail
+	// --nid may repeat the primary: one ADD, of the peer itself
+	std::size_t adds = k.peer_adds.size();
 	r = run_words(k, { "peer", "add", "--prim_nid", "192.168.1.31@tcp", "--nid",
 			   "192.168.1.31@tcp", "--lock_prim" });
 	EXPECT_EQ(r.status, 0) << r.err;
+	EXPECT_EQ(k.peer_adds.size(), adds + 1);
 	EXPECT_TRUE(k.peer_adds.back().lock_prim);
-	r = run_words(k, { "peer", "add", "--prim_nid", "192.168.1.32@tcp", "--nid",
-			   "192.168.1.32@tcp,10.0.0.32@tcp1" });
-	EXPECT_EQ(r.status, 1);
-	EXPECT_NE(r.err.find("Multi-Rail"), std::string::npos) << r.err;
-	EXPECT_EQ(k.peers.size(), 2U);
+	EXPECT_EQ(k.peer_adds.back().nid, LNET_NID_ANY);
+	EXPECT_TRUE(k.peers[1].lock_prim);
+	EXPECT_TRUE(k.peers[1].multi_rail);
 
 	r = run_words(k, { "peer", "add", "--prim_nid", "192.168.1.30@tcp" });
 	EXPECT_EQ(r.status, 1);
-	EXPECT_NE(r.err.find("File exists"), std::string::npos) << r.err;
+	EXPECT_EQ(r.err, "add:\n    - peer:\n          errno: -17\n"
+			 "          descr: \"cannot add peer 192.168.1.30@tcp: File exists\"\n");
 	r = run_words(k, { "peer", "add", "--prim_nid", "10.9.9.9@tcp7" });
 	EXPECT_EQ(r.status, 1);
 	EXPECT_NE(r.err.find("no local NI on its net"), std::string::npos) << r.err;
+	r = run_words(k, { "peer", "add", "--prim_nid", "192.168.1.10@tcp" });
+	EXPECT_EQ(r.status, 1);
+	EXPECT_NE(r.err.find("cannot add peer 192.168.1.10@tcp: Invalid argument "
+			     "(a NID of this node, or of another peer)"),
+		  std::string::npos) << r.err;
 	r = run_words(k, { "peer", "add", "--prim_nid", "bogus" });
 	EXPECT_EQ(r.status, 1);
 	r = run_words(k, { "peer", "add" });
@@ -469,10 +479,306 @@ TEST(Commands, PeerAddDel)
 	r = run_words(k, { "peer", "del", "--prim_nid", "192.168.1.30@tcp" });
 	EXPECT_EQ(r.status, 0) << r.err;
 	EXPECT_EQ(k.peers.size(), 1U);
+	EXPECT_EQ(k.peer_dels.back(),
+		  (PeerConfig{ .primary = lnet::parse_nid("192.168.1.30@tcp").value() }));
 	r = run_words(k, { "peer", "del", "--prim_nid", "192.168.1.30@tcp" });
 	EXPECT_EQ(r.status, 1);
-	EXPECT_NE(r.err.find("cannot delete peer 192.168.1.30@tcp"), std::string::npos)
+	EXPECT_EQ(r.err, "del:\n    - peer:\n          errno: -2\n"
+			 "          descr: \"cannot delete peer 192.168.1.30@tcp: "
+			 "No such file or directory (no peer has that primary NID)\"\n");
+}
+
+// A node with tcp on eth0 and tcp1 on eth1: room for Multi-Rail peers.
+FakeKernel mr_node()
+{
+	FakeKernel k = node();
+	NiConfig ni;
+	ni.nid = nid_from_interface(LNET_MKNET(LNET_LND_SOCK, 1));
+	ni.interface = "eth1";
+	k.add_ni(ni);
+	k.calls.clear();
+	k.added.clear();
+	return k;
+}
+
+// peer add of 192.168.1.11@tcp with 10.0.0.11@tcp1; the exit status.
+int add_two_nid_peer(FakeKernel &k)
+{
+	return run_words(k, { "peer", "add", "--prim_nid", "192.168.1.11@tcp", "--nid",
+			      "10.0.0.11@tcp1" }).status;
+}
+
+// What peer show prints for that peer.
+constexpr std::string_view two_nid_peer_show =
+	"peer:\n"
+	"    - primary nid: 192.168.1.11@tcp\n"
+	"      Multi-Rail: True\n"
+	"      peer ni:\n"
+	"        - nid: 192.168.1.11@tcp\n"
+	"          state: NA\n"
+	"        - nid: 10.0.0.11@tcp1\n"
+	"          state: NA\n";
+
+TEST(Commands, PeerAddMultiRail)
+{
+	FakeKernel k = mr_node();
+	const lnet_nid_t second = lnet::parse_nid("10.0.0.11@tcp1").value();
+
+	Result r = run_words(k, { "peer", "add", "--prim_nid", "192.168.1.11@tcp",
+				  "--nid", "192.168.1.11@tcp,10.0.0.11@tcp1" });
+	EXPECT_EQ(r.status, 0) << r.err;
+	EXPECT_EQ(r.out, "");
+	// the peer itself, then each other NID joining it
+	EXPECT_EQ(k.peer_adds, (std::vector<PeerConfig>{
+				       { .primary = peer_nid },
+				       { .primary = peer_nid, .nid = second } }));
+	ASSERT_EQ(k.peers.size(), 1U);
+	EXPECT_TRUE(k.peers[0].multi_rail);
+	EXPECT_TRUE(k.peers[0].configured);
+
+	r = run_words(k, { "peer", "show" });
+	EXPECT_EQ(r.status, 0) << r.err;
+	EXPECT_EQ(r.out, two_nid_peer_show);
+	// the peer of any of its NIDs
+	r = run_words(k, { "peer", "show", "--nid", "10.0.0.11@tcp1" });
+	EXPECT_EQ(r.status, 0) << r.err;
+	EXPECT_EQ(r.out, two_nid_peer_show);
+	r = run_words(k, { "peer", "show", "-v" });
+	EXPECT_NE(r.out.find("      Multi-Rail: True\n      peer state: 0\n"),
+		  std::string::npos) << r.out;
+
+	// NIDs join a peer configured already
+	r = run_words(k, { "peer", "add", "--prim_nid", "192.168.1.11@tcp", "--nid",
+			   "10.0.0.12@tcp1" });
+	EXPECT_EQ(r.status, 0) << r.err;
+	EXPECT_EQ(k.peers[0].nis.size(), 3U);
+	r = run_words(k, { "peer", "add", "--prim_nid", "192.168.1.11@tcp", "--nid",
+			   "10.0.0.12@tcp1" });
+	EXPECT_EQ(r.status, 1);
+	EXPECT_EQ(r.err, "add:\n    - peer:\n          errno: -17\n"
+			 "          descr: \"cannot add NID 10.0.0.12@tcp1 to peer "
+			 "192.168.1.11@tcp: File exists\"\n");
+}
+
+TEST(Commands, PeerAddMultiRailErrors)
+{
+	FakeKernel k = mr_node();
+
+	// --non_mr: one NID, refused before any request
+	Result r = run_words(k, { "peer", "add", "--prim_nid", "192.168.1.32@tcp", "--nid",
+				  "192.168.1.32@tcp,10.0.0.32@tcp1", "--non_mr" });
+	EXPECT_EQ(r.status, 1);
+	EXPECT_EQ(r.err, "add:\n    - peer:\n          errno: -22\n"
+			 "          descr: \"peer 192.168.1.32@tcp is not Multi-Rail "
+			 "(--non_mr): it has one NID, its primary, so 10.0.0.32@tcp1 "
+			 "cannot join it\"\n");
+	EXPECT_TRUE(k.peer_adds.empty());
+	EXPECT_TRUE(k.peers.empty());
+
+	// more NIDs than a peer has
+	std::string many = "192.168.1.40@tcp";
+	for (int i = 1; i <= LNET_IOCTL_PEER_MAX_NIDS; i++)
+		many += ",10.0.1." + std::to_string(i) + "@tcp1";
+	r = run_words(k, { "peer", "add", "--prim_nid", "192.168.1.40@tcp", "--nid", many });
+	EXPECT_EQ(r.status, 1);
+	EXPECT_NE(r.err.find("17 NIDs given, a peer has at most 16"), std::string::npos)
 		<< r.err;
+	EXPECT_TRUE(k.peer_adds.empty());
+	r = run_words(k, { "peer", "add", "--prim_nid", "192.168.1.40@tcp", "--nid",
+			   "10.0.0.40@tcp1,,10.0.0.41@tcp1" });
+	EXPECT_EQ(r.status, 1);
+	EXPECT_NE(r.err.find("invalid NID ''"), std::string::npos) << r.err;
+
+	// a NID of another peer, or of this node: each NID is tried
+	ASSERT_EQ(add_two_nid_peer(k), 0);
+	r = run_words(k, { "peer", "add", "--prim_nid", "192.168.1.12@tcp", "--nid",
+			   "10.0.0.11@tcp1,10.0.0.10@tcp1,10.0.0.12@tcp1" });
+	EXPECT_EQ(r.status, 1);
+	EXPECT_EQ(r.err, "add:\n"
+			 "    - peer:\n          errno: -22\n"
+			 "          descr: \"cannot add NID 10.0.0.11@tcp1 to peer 192.168.1.12@tcp: "
+			 "Invalid argument (the peer is not Multi-Rail, or the NID is this "
+			 "node's or another peer's)\"\n"
+			 "    - peer:\n          errno: -22\n"
+			 "          descr: \"cannot add NID 10.0.0.10@tcp1 to peer 192.168.1.12@tcp: "
+			 "Invalid argument (the peer is not Multi-Rail, or the NID is this "
+			 "node's or another peer's)\"\n");
+	ASSERT_EQ(k.peers.size(), 2U);
+	EXPECT_EQ(k.peers[1].nis.size(), 2U);
+
+	// a NID cannot join a --non_mr peer
+	ASSERT_EQ(run_words(k, { "peer", "add", "--prim_nid", "192.168.1.13@tcp",
+				 "--non_mr" }).status, 0);
+	r = run_words(k, { "peer", "add", "--prim_nid", "192.168.1.13@tcp", "--nid",
+			   "10.0.0.13@tcp1" });
+	EXPECT_EQ(r.status, 1);
+	EXPECT_NE(r.err.find("the peer is not Multi-Rail"), std::string::npos) << r.err;
+	EXPECT_EQ(k.peers[2].nis.size(), 1U);
+
+	// the kernel's limit on a peer's NIDs
+	std::string fifteen;
+	for (int i = 1; i < LNET_IOCTL_PEER_MAX_NIDS; i++)
+		fifteen += (i > 1 ? "," : "") + ("10.0.2." + std::to_string(i) + "@tcp1");
+	ASSERT_EQ(run_words(k, { "peer", "add", "--prim_nid", "192.168.1.14@tcp", "--nid",
+				 fifteen }).status, 0);
+	r = run_words(k, { "peer", "add", "--prim_nid", "192.168.1.14@tcp", "--nid",
+			   "10.0.3.1@tcp1" });
+	EXPECT_EQ(r.status, 1);
+	EXPECT_NE(r.err.find("No space left on device (a peer has at most 16 NIDs)"),
+		  std::string::npos) << r.err;
+}
+
+TEST(Commands, PeerDelMultiRail)
+{
+	FakeKernel k = mr_node();
+	const lnet_nid_t second = lnet::parse_nid("10.0.0.11@tcp1").value();
+
+	ASSERT_EQ(run_words(k, { "peer", "add", "--prim_nid", "192.168.1.11@tcp", "--nid",
+				 "10.0.0.11@tcp1,10.0.0.12@tcp1", "--lock_prim" }).status, 0);
+	ASSERT_EQ(k.peers.size(), 1U);
+	ASSERT_EQ(k.peers[0].nis.size(), 3U);
+
+	// one NID leaves the peer
+	Result r = run_words(k, { "peer", "del", "--prim_nid", "192.168.1.11@tcp",
+				  "--nid", "10.0.0.12@tcp1" });
+	EXPECT_EQ(r.status, 0) << r.err;
+	EXPECT_EQ(k.peers[0].nis.size(), 2U);
+	r = run_words(k, { "peer", "show" });
+	EXPECT_EQ(r.out, two_nid_peer_show);
+	r = run_words(k, { "peer", "del", "--prim_nid", "192.168.1.11@tcp",
+			   "--nid", "10.0.0.12@tcp1" });
+	EXPECT_EQ(r.status, 1);
+	EXPECT_NE(r.err.find("cannot delete NID 10.0.0.12@tcp1 of peer 192.168.1.11@tcp: "
+			     "No such file or directory"),
+		  std::string::npos) << r.err;
+
+	// the whole peer: its primary is locked, --force needed
+	r = run_words(k, { "peer", "del", "--prim_nid", "192.168.1.11@tcp" });
+	EXPECT_EQ(r.status, 1);
+	EXPECT_EQ(r.err, "del:\n    - peer:\n          errno: -1\n"
+			 "          descr: \"cannot delete peer 192.168.1.11@tcp: Operation "
+			 "not permitted (its primary NID is locked (--lock_prim): use "
+			 "--force)\"\n");
+	EXPECT_EQ(k.peers.size(), 1U);
+	// the primary among --nid: the whole peer too
+	r = run_words(k, { "peer", "del", "--prim_nid", "192.168.1.11@tcp", "--nid",
+			   "10.0.0.11@tcp1,192.168.1.11@tcp", "--force" });
+	EXPECT_EQ(r.status, 0) << r.err;
+	EXPECT_TRUE(k.peers.empty());
+	EXPECT_EQ(k.peer_dels.front(), (PeerConfig{ .primary = peer_nid, .nid = second + 1 }));
+	EXPECT_EQ(k.peer_dels.back(), (PeerConfig{ .primary = peer_nid, .force = true }));
+
+	r = run_words(k, { "peer", "del", "--prim_nid", "192.168.1.11@tcp", "--nid",
+			   "10.0.0.11@tcp1" });
+	EXPECT_EQ(r.status, 1);
+	EXPECT_NE(r.err.find("cannot delete NID 10.0.0.11@tcp1 of peer 192.168.1.11@tcp"),
+		  std::string::npos) << r.err;
+	r = run_words(k, { "peer", "del", "--prim_nid", "192.168.1.11@tcp", "--nid", "x" });
+	EXPECT_EQ(r.status, 1);
+	EXPECT_NE(r.err.find("invalid NID 'x'"), std::string::npos) << r.err;
+}
+
+// The item of "ping:" / "discover:" for the peer of mr_node_ping_info()
+// with all three NIDs.
+constexpr std::string_view mr_node_item =
+	"    - primary nid: 192.168.1.11@tcp\n"
+	"      Multi-Rail: True\n"
+	"      peer ni:\n"
+	"        - nid: 192.168.1.11@tcp\n"
+	"        - nid: 10.0.0.11@tcp1\n"
+	"        - nid: 10.0.0.13@tcp1\n";
+
+// The remote node of 192.168.1.11@tcp: Multi-Rail, with three NIDs.
+PingReply mr_node_ping_info()
+{
+	PingReply info;
+	info.primary_nid = peer_nid;
+	info.multi_rail = true;
+	info.features = 0x1b;
+	info.ids = { { LNET_NID_LO_0, 12345 },
+		     { peer_nid, 12345 },
+		     { lnet::parse_nid("10.0.0.11@tcp1").value(), 12345 },
+		     { lnet::parse_nid("10.0.0.13@tcp1").value(), 12345 } };
+	return info;
+}
+
+TEST(Commands, DiscoverConfiguredPeer)
+{
+	FakeKernel k = mr_node();
+	k.ping_replies[peer_nid] = mr_node_ping_info();
+	ASSERT_EQ(add_two_nid_peer(k), 0);
+
+	Result r = run_words(k, { "discover", "192.168.1.11@tcp" });
+	EXPECT_EQ(r.status, 0) << r.err;
+	EXPECT_EQ(r.out, "discover:\n" + std::string(mr_node_item));
+	EXPECT_EQ(k.discovers, (std::vector<std::pair<lnet_nid_t, bool>>{ { peer_nid, false } }));
+	EXPECT_TRUE(k.peers[0].discovered);
+	EXPECT_EQ(k.peers[0].nis.size(), 3U);
+
+	// --force; two NIDs, comma- or space-separated: one request each
+	r = run_words(k, { "discover", "--force", "192.168.1.11@tcp,10.0.0.11@tcp1" });
+	EXPECT_EQ(r.status, 0) << r.err;
+	ASSERT_EQ(k.discovers.size(), 3U);
+	EXPECT_EQ(k.discovers[1], std::make_pair(peer_nid, true));
+	EXPECT_EQ(k.discovers[2].first, lnet::parse_nid("10.0.0.11@tcp1").value());
+	r = run_words(k, { "discover", "192.168.1.11@tcp", "-f" });
+	EXPECT_TRUE(k.discovers.back().second);
+}
+
+TEST(Commands, DiscoverNewPeer)
+{
+	FakeKernel k = mr_node();
+	PingReply single;
+	const lnet_nid_t other = lnet::parse_nid("192.168.1.20@tcp").value();
+	single.ids = { { LNET_NID_LO_0, 12345 }, { other, 12345 } };
+	k.ping_replies[other] = single;
+	k.ping_replies[peer_nid] = mr_node_ping_info();
+
+	Result r = run_words(k, { "discover", "192.168.1.20@tcp", "192.168.1.11@tcp" });
+	EXPECT_EQ(r.status, 0) << r.err;
+	EXPECT_EQ(r.out, "discover:\n"
+			 "    - primary nid: 192.168.1.20@tcp\n"
+			 "      Multi-Rail: False\n"
+			 "      peer ni:\n"
+			 "        - nid: 192.168.1.20@tcp\n" +
+				 std::string(mr_node_item));
+	// discovered, not configured: not exported
+	ASSERT_EQ(k.peers.size(), 2U);
+	EXPECT_FALSE(k.peers[1].configured);
+	r = run_words(k, { "export" });
+	EXPECT_EQ(r.out.find("\npeer:\n"), std::string::npos) << r.out;
+}
+
+TEST(Commands, DiscoverErrors)
+{
+	FakeKernel k = mr_node();
+	k.ping_replies[peer_nid] = mr_node_ping_info();
+
+	Result r = run_words(k, { "discover", "192.168.1.99@tcp,192.168.1.11@tcp" });
+	EXPECT_EQ(r.status, 1);
+	EXPECT_NE(r.out.find("discover:\n    - primary nid: 192.168.1.11@tcp\n"),
+		  std::string::npos) << r.out;
+	EXPECT_EQ(r.err, "manage:\n"
+			 "    - discover:\n"
+			 "          errno: -110\n"
+			 "          descr: \"failed to discover 192.168.1.99@tcp: "
+			 "Connection timed out\"\n");
+	r = run_words(k, { "discover", "192.168.1.300@tcp" });
+	EXPECT_EQ(r.status, 1);
+	EXPECT_EQ(r.out, "");
+	EXPECT_EQ(r.err, "manage:\n    - discover:\n          errno: -22\n"
+			 "          descr: invalid NID '192.168.1.300@tcp'\n");
+	r = run_words(k, { "discover", "," });
+	EXPECT_EQ(r.status, 1);
+	EXPECT_NE(r.err.find("invalid NID ''"), std::string::npos) << r.err;
+	r = run_words(k, { "discover" });
+	EXPECT_EQ(r.status, 2);
+
+	FakeKernel down;
+	r = run_words(down, { "discover", "192.168.1.11@tcp" });
+	EXPECT_EQ(r.status, 1);
+	EXPECT_NE(r.err.find("failed to discover 192.168.1.11@tcp: Network is down"),
+		  std::string::npos) << r.err;
 }
 
 // lnetctl debug recovery OPTIONS... against @k: what it must answer.
@@ -823,6 +1129,22 @@ TEST(Commands, PingMixedResults)
 			 "          errno: -110\n"
 			 "          descr: \"failed to ping 192.168.1.99@tcp: "
 			 "Connection timed out\"\n");
+}
+
+// The primary NID and Multi-Rail of the peer table, whichever NID is pinged.
+TEST(Commands, PingSecondNidOfMultiRailPeer)
+{
+	FakeKernel k = mr_node();
+	const lnet_nid_t second = lnet::parse_nid("10.0.0.11@tcp1").value();
+	PingReply info = mr_node_ping_info();
+	info.primary_nid = second;	// as the kernel would without a peer
+	info.multi_rail = false;
+	k.ping_replies[second] = info;
+	ASSERT_EQ(add_two_nid_peer(k), 0);
+
+	Result r = run_words(k, { "ping", "10.0.0.11@tcp1" });
+	EXPECT_EQ(r.status, 0) << r.err;
+	EXPECT_EQ(r.out, "ping:\n" + std::string(mr_node_item));
 }
 
 TEST(Commands, PingRequestFields)

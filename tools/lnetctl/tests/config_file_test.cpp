@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 // Reading configuration files for import: good files and malformed ones.
 #include <gtest/gtest.h>
+#include <linux/lnet/lnet-ioctl.h>
 #include <lnet/nid.hpp>
 
 #include "config_file.hpp"
@@ -243,8 +244,8 @@ TEST(ConfigFile, UnsupportedSectionsAreListed)
 }
 
 // The peer section as Lustre's lnetctl exports it (a full export's state
-// and statistics keys are not configuration): a peer of one NID is
-// configured (peer add); several NIDs are Multi-Rail.
+// and statistics keys are not configuration): each peer with its NIDs,
+// the primary's left out of the others and each NID once.
 TEST(ConfigFile, Peers)
 {
 	Parsed p = parse("peer:\n"
@@ -258,32 +259,44 @@ TEST(ConfigFile, Peers)
 			 "-     primary nid: 192.0.2.7@tcp\n"
 			 "      Multi-Rail: true\n"
 			 "      peer ni:\n"
-			 "      -     nid: 192.0.2.7@tcp\n");
+			 "      -     nid: 192.0.2.7@tcp\n"
+			 "-     primary nid: 192.0.2.50@tcp\n"
+			 "      Multi-Rail: True\n"
+			 "      peer ni:\n"
+			 "      -     nid: 192.0.2.50@tcp\n"
+			 "      -     nid: 10.0.0.50@tcp1\n"
+			 "      -     nid: 10.0.0.50@tcp1\n"
+			 "      -     nid: 10.1.0.50@tcp2\n");
 	EXPECT_TRUE(p.o.ok()) << yaml::render(render_errors(p.o.errors));
+	auto nid = [](const char *text) { return lnet::parse_nid(text).value(); };
 	EXPECT_EQ(p.plan.peers,
-		  (std::vector<PeerAdd>{
-			  { .primary = lnet::parse_nid("192.0.2.99@tcp").value(),
-			    .non_mr = true },
-			  { .primary = lnet::parse_nid("192.0.2.7@tcp").value(),
-			    .non_mr = false } }));
-	EXPECT_TRUE(p.plan.unsupported_peers.empty());
+		  (std::vector<PeerNids>{
+			  { { .primary = nid("192.0.2.99@tcp"), .non_mr = true }, {} },
+			  { { .primary = nid("192.0.2.7@tcp") }, {} },
+			  { { .primary = nid("192.0.2.50@tcp") },
+			    { nid("10.0.0.50@tcp1"), nid("10.1.0.50@tcp2") } } }));
 
-	p = parse("peer:\n"
-		  "-     primary nid: 192.0.2.50@tcp\n"
-		  "      Multi-Rail: true\n"
-		  "      peer ni:\n"
-		  "      -     nid: 192.0.2.50@tcp\n"
-		  "      -     nid: 10.0.0.50@tcp1\n");
-	EXPECT_TRUE(p.o.ok());
-	EXPECT_EQ(p.plan.unsupported_peers,
-		  (std::vector<std::string>{ "peer 192.0.2.50@tcp has 2 NIDs: Multi-Rail "
-					     "peers cannot be configured by this LNet yet" }));
+	// a peer that is not Multi-Rail has one NID
+	expect_error("peer:\n    - primary nid: 192.0.2.50@tcp\n      Multi-Rail: false\n"
+		     "      peer ni:\n        - nid: 192.0.2.50@tcp\n"
+		     "        - nid: 10.0.0.50@tcp1\n",
+		     "peer", EINVAL, "is not Multi-Rail");
 	expect_error("peer:\n    - Multi-Rail: false\n", "peer", EINVAL, "primary nid");
 	expect_error("peer:\n    - primary nid: 1.2.3.4@tcp\n      Multi-Rail: maybe\n",
 		     "peer", EINVAL, "'Multi-Rail' must be true or false");
 	expect_error("peer:\n    - primary nid: 1.2.3@tcp\n", "peer", EINVAL, "1.2.3@tcp");
 	expect_error("peer:\n    - primary nid: 1.2.3.4@tcp\n      peer ni:\n"
 		     "        - state: up\n", "peer", EINVAL, "needs a 'nid'");
+}
+
+// More NIDs than LNet keeps for a peer: the file is refused.
+TEST(ConfigFile, PeerWithTooManyNids)
+{
+	std::string text = "peer:\n    - primary nid: 192.0.2.1@tcp\n      peer ni:\n";
+
+	for (int i = 1; i <= LNET_IOCTL_PEER_MAX_NIDS + 1; i++)
+		text += "        - nid: 192.0.2." + std::to_string(i) + "@tcp\n";
+	expect_error(text, "peer", EINVAL, "17 NIDs given, a peer has at most 16");
 }
 
 // routing: enable: 0|1 is planned as "set routing"

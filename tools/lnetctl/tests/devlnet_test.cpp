@@ -107,5 +107,23 @@ TEST_F(SysfsDir, GlobalShowOmitsMissingParameters)
 	EXPECT_EQ(out.str(), "global:\n    retry_count: 2\n");
 }
 
+// discovery is a real setting now: set writes the inverted parameter,
+// global show reads it back.
+TEST_F(SysfsDir, SetDiscoveryWritesInvertedParameter)
+{
+	std::ofstream(root / "lnet" / "parameters" / "lnet_peer_discovery_disabled") << "0\n";
+	DevLnet k("/nonexistent/lnet", root.string());
+	std::ostringstream out, err;
+
+	EXPECT_EQ(run(std::vector<std::string>{ "set", "discovery", "0" }, k, out, err), 0)
+		<< err.str();
+	EXPECT_EQ(k.read_param("lnet", "lnet_peer_discovery_disabled"), "1");
+	EXPECT_EQ(run(std::vector<std::string>{ "global", "show" }, k, out, err), 0);
+	EXPECT_EQ(out.str(), "global:\n    discovery: 0\n    retry_count: 2\n");
+	out.str("");
+	EXPECT_EQ(run(std::vector<std::string>{ "set", "discovery", "1" }, k, out, err), 0);
+	EXPECT_EQ(k.read_param("lnet", "lnet_peer_discovery_disabled"), "0");
+}
+
 }  // namespace
 }  // namespace lnetctl

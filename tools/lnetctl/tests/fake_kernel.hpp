@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include <linux/lnet/lnet-ioctl.h>
+
 #include "kernel.hpp"
 
 namespace lnetctl::test {
@@ -41,8 +43,13 @@ public:
 	std::vector<RouteInfo> routes;
 	RoutingInfo routing{ false, { {} } };	// one CPT, no pools yet
 	std::vector<PeerInfo> peers;
-	std::vector<PeerAdd> peer_adds;		// every add_peer request
+	std::vector<PeerConfig> peer_adds;	// every add_peer request
+	std::vector<PeerConfig> peer_dels;	// every del_peer request
+	// The ping info of the node each NID belongs to (0@lo first), keyed
+	// by one of its NIDs; ping and discover of a NID that none has time
+	// out.
 	std::map<lnet_nid_t, PingReply> ping_replies;
+	std::vector<std::pair<lnet_nid_t, bool>> discovers;	// nid, force
 	std::vector<PingRequest> pings;
 	std::vector<RouterBufferTotals> buffer_totals_set;
 	RouterBufferTotals buffer_totals{ 2048, 16384, 1024 };
@@ -190,13 +197,19 @@ public:
 		return peers;
 	}
 
-	void add_peer(const PeerAdd &add) override
+	// As lnet.ko's ADD_PEER_NI (lnet-ioctl.h): the peer itself, made
+	// Multi-Rail unless non_mr, or a NID joining a configured peer.
+	void add_peer(const PeerConfig &add) override
 	{
 		lnet_nid_t primary = add.primary;
 
 		enter("add_peer");
 		need_configured();
 		peer_adds.push_back(add);
+		if (add.nid != LNET_NID_ANY && add.nid != primary) {
+			join_peer(add);
+			return;
+		}
 		bool on_our_net = false;
 
 		for (const auto &n : nis) {
@@ -207,17 +220,19 @@ public:
 		}
 		if (!on_our_net)
 			throw KernelError(EHOSTUNREACH, "No route to host");
-		for (auto &p : peers) {
-			if (p.primary_nid != primary)
-				continue;
-			if (p.configured)
+		if (PeerInfo *p = peer_of(primary)) {
+			if (p->primary_nid != primary)
+				throw KernelError(EINVAL, "Invalid argument");
+			if (p->configured)
 				throw KernelError(EEXIST, "File exists");
-			p.configured = true;
+			p->configured = true;
+			set_peer_flags(*p, add);
 			return;
 		}
 		PeerInfo p;
 		p.primary_nid = primary;
 		p.configured = true;
+		set_peer_flags(p, add);
 		PeerNiInfo ni;
 
 		ni.nid = primary;
@@ -225,14 +240,84 @@ public:
 		peers.push_back(p);
 	}
 
-	void del_peer(lnet_nid_t primary) override
+	// As DEL_PEER_NI: the whole peer (EPERM for a locked primary without
+	// force), or one of its NIDs.
+	void del_peer(const PeerConfig &del) override
 	{
 		enter("del_peer");
 		need_configured();
-		if (!std::erase_if(peers, [&](const PeerInfo &p) {
-			    return p.primary_nid == primary;
+		peer_dels.push_back(del);
+		auto it = std::find_if(peers.begin(), peers.end(), [&](const PeerInfo &p) {
+			return p.primary_nid == del.primary;
+		});
+		if (it == peers.end())
+			throw KernelError(ENOENT, "No such file or directory");
+		if (del.nid == LNET_NID_ANY || del.nid == del.primary) {
+			if (it->lock_prim && !del.force)
+				throw KernelError(EPERM, "Operation not permitted");
+			peers.erase(it);
+			return;
+		}
+		if (!std::erase_if(it->nis, [&](const PeerNiInfo &ni) {
+			    return ni.nid == del.nid;
 		    }))
 			throw KernelError(ENOENT, "No such file or directory");
+	}
+
+	// Discovery as lnet.ko runs it against a node whose ping info is
+	// ping_replies[@nid] or has @nid in its ping info (none: no answer,
+	// ETIMEDOUT): a new peer takes
+	// the node's first NID as its primary; a Multi-Rail peer learns the
+	// node's NIDs (at most LNET_IOCTL_PEER_MAX_NIDS) and forgets none.
+	PingReply discover(lnet_nid_t nid, bool force) override
+	{
+		enter("discover");
+		need_configured();
+		discovers.emplace_back(nid, force);
+		const PingReply *found = ping_info_of(nid);
+		if (!found)
+			throw KernelError(ETIMEDOUT, "Connection timed out");
+		const PingReply &info = *found;
+		std::vector<lnet_nid_t> remote;
+
+		for (const auto &id : info.ids)
+			if (LNET_NETTYP(LNET_NIDNET(id.nid)) != LNET_LND_LO)
+				remote.push_back(id.nid);
+		PeerInfo *p = peer_of(nid);
+		if (!p) {
+			PeerInfo fresh;
+			PeerNiInfo ni;
+
+			fresh.primary_nid = remote.empty() ? nid : remote.front();
+			fresh.multi_rail = info.multi_rail;
+			ni.nid = fresh.primary_nid;
+			fresh.nis.push_back(ni);
+			if (nid != fresh.primary_nid) {
+				ni.nid = nid;
+				fresh.nis.push_back(ni);
+			}
+			peers.push_back(fresh);
+			p = &peers.back();
+		}
+		if (p->multi_rail && info.multi_rail) {
+			for (lnet_nid_t r : remote) {
+				if (has_nid(*p, r) || p->nis.size() >= LNET_IOCTL_PEER_MAX_NIDS)
+					continue;
+				PeerNiInfo ni;
+
+				ni.nid = r;
+				p->nis.push_back(ni);
+			}
+		}
+		p->discovered = true;
+		PingReply reply;
+
+		reply.primary_nid = p->primary_nid;
+		reply.multi_rail = p->multi_rail;
+		reply.features = info.features;
+		for (const auto &ni : p->nis)
+			reply.ids.push_back({ ni.nid, LNET_PID_LUSTRE });
+		return reply;
 	}
 
 	void set_conns_per_peer(std::optional<lnet_nid_t> nid,
@@ -350,14 +435,22 @@ public:
 		}
 	}
 
+	// The ping info of the target's node (see ping_info_of()); the primary
+	// NID and Multi-Rail from the peer table when a peer has the target's
+	// NID.
 	PingReply ping(const PingRequest &request) override
 	{
 		enter("ping");
 		pings.push_back(request);
-		auto it = ping_replies.find(request.target.nid);
-		if (it == ping_replies.end())
+		const PingReply *info = ping_info_of(request.target.nid);
+		if (!info)
 			throw KernelError(ETIMEDOUT, "Connection timed out");
-		return it->second;
+		PingReply reply = *info;
+		if (const PeerInfo *p = peer_of(request.target.nid)) {
+			reply.primary_nid = p->primary_nid;
+			reply.multi_rail = p->multi_rail;
+		}
+		return reply;
 	}
 
 	// As lnet.ko: a NID of an NI, the first NI on its net, the fewest
@@ -554,6 +647,64 @@ private:
 			if (LNET_NIDNET(n.config.nid) == net)
 				return;
 		throw KernelError(ENETDOWN, "Network is down");
+	}
+
+	const PingReply *ping_info_of(lnet_nid_t nid) const
+	{
+		if (auto it = ping_replies.find(nid); it != ping_replies.end())
+			return &it->second;
+		for (const auto &[key, info] : ping_replies)
+			for (const auto &id : info.ids)
+				if (id.nid == nid)
+					return &info;
+		return nullptr;
+	}
+
+	static bool has_nid(const PeerInfo &p, lnet_nid_t nid)
+	{
+		return std::any_of(p.nis.begin(), p.nis.end(),
+				   [&](const PeerNiInfo &ni) { return ni.nid == nid; });
+	}
+
+	// The peer that has @nid (any of its NIDs).
+	PeerInfo *peer_of(lnet_nid_t nid)
+	{
+		for (auto &p : peers)
+			if (has_nid(p, nid))
+				return &p;
+		return nullptr;
+	}
+
+	static void set_peer_flags(PeerInfo &p, const PeerConfig &add)
+	{
+		p.multi_rail = !add.non_mr;
+		p.no_discovery = add.non_mr;
+		p.lock_prim = add.lock_prim;
+	}
+
+	// ADD_PEER_NI of a NID other than the primary.
+	void join_peer(const PeerConfig &add)
+	{
+		auto it = std::find_if(peers.begin(), peers.end(), [&](const PeerInfo &p) {
+			return p.primary_nid == add.primary && p.configured;
+		});
+		for (const auto &n : nis)
+			if (n.config.nid == add.nid)
+				throw KernelError(EINVAL, "Invalid argument");
+		if (it == peers.end())
+			throw KernelError(ENOENT, "No such file or directory");
+		if (!it->multi_rail)
+			throw KernelError(EINVAL, "Invalid argument");
+		if (has_nid(*it, add.nid))
+			throw KernelError(EEXIST, "File exists");
+		if (peer_of(add.nid))
+			throw KernelError(EINVAL, "Invalid argument");
+		if (it->nis.size() >= LNET_IOCTL_PEER_MAX_NIDS)
+			throw KernelError(ENOSPC, "No space left on device");
+		PeerNiInfo ni;
+
+		ni.nid = add.nid;
+		it->nis.push_back(ni);
 	}
 
 	void need_ni(lnet_nid_t nid) const

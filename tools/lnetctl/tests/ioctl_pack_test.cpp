@@ -296,6 +296,70 @@ TEST(IoctlPack, UnpackPingClampsCount)
 	EXPECT_EQ(r.ids[1].nid, gw_nid);
 }
 
+// DISCOVER: PING_PEER's ping data (bytes above) but for ping_param, the
+// force flag; any pid, any source.
+TEST(IoctlPack, DiscoverBytes)
+{
+	std::vector<lnet_process_id> ids(LNET_IOCTL_PEER_MAX_NIDS);
+	lnet_ioctl_ping_data p = pack_discover(gw_nid, true, ids);
+	lnet_ioctl_ping_data want =
+		pack_ping(PingRequest{ .target = { gw_nid, LNET_PID_ANY } }, ids);
+
+	EXPECT_EQ(s32_at(p, 8), 1);
+	EXPECT_EQ(u64_at(p, 24), gw_nid);
+	EXPECT_EQ(u32_at(p, 32), 0xFFFFFFFFU);
+	EXPECT_EQ(u64_at(p, 48), 0xFFFFFFFFFFFFFFFFULL);
+	want.ping_param = 1;
+	EXPECT_EQ(std::memcmp(&p, &want, sizeof(p)), 0);
+	EXPECT_EQ(s32_at(pack_discover(gw_nid, false, ids), 8), 0);
+}
+
+// The reply of either: primary NID, Multi-Rail and the feature bits.
+TEST(IoctlPack, UnpackDiscoverReply)
+{
+	std::vector<lnet_process_id> ids = { { gw_nid + 1, 12345 }, { gw_nid, 12345 } };
+	lnet_ioctl_ping_data p{};
+	p.ping_target_nid = gw_nid + 1;
+	p.ping_mr = 1;
+	p.ping_flags = 0x1b;
+	p.ping_count = 2;
+
+	PingReply r = unpack_ping(p, ids);
+	EXPECT_EQ(r.primary_nid, gw_nid + 1);
+	EXPECT_TRUE(r.multi_rail);
+	EXPECT_EQ(r.features, 0x1bU);
+	EXPECT_EQ(r.ids.size(), 2U);
+	p.ping_mr = 0;
+	EXPECT_FALSE(unpack_ping(p, ids).multi_rail);
+}
+
+// GET_PEER_NI: the peer's flags.
+TEST(IoctlPack, UnpackPeerFlags)
+{
+	lnet_ioctl_peer_ni p = pack_get_peer_ni(0);
+	p.pni_primary_nid = gw_nid;
+	p.pni_peer_state = 0x42;
+	p.pni_flags = LNET_IOCTL_PEER_MULTI_RAIL | LNET_IOCTL_PEER_LOCK_PRIM |
+		      LNET_IOCTL_PEER_DISCOVERED;
+	PeerInfo peer = unpack_peer(p);
+
+	EXPECT_EQ(peer.primary_nid, gw_nid);
+	EXPECT_EQ(peer.state, 0x42U);
+	EXPECT_TRUE(peer.multi_rail);
+	EXPECT_FALSE(peer.configured);
+	EXPECT_TRUE(peer.lock_prim);
+	EXPECT_TRUE(peer.discovered);
+	EXPECT_FALSE(peer.no_discovery);
+	EXPECT_TRUE(peer.nis.empty());
+	p.pni_flags = LNET_IOCTL_PEER_CONFIGURED | LNET_IOCTL_PEER_NO_DISCOVERY;
+	peer = unpack_peer(p);
+	EXPECT_FALSE(peer.multi_rail);
+	EXPECT_TRUE(peer.configured);
+	EXPECT_FALSE(peer.lock_prim);
+	EXPECT_FALSE(peer.discovered);
+	EXPECT_TRUE(peer.no_discovery);
+}
+
 TEST(IoctlPack, StatsInOrder)
 {
 	lnet_ioctl_lnet_stats s = pack_get_stats();
@@ -352,15 +416,21 @@ TEST(IoctlPack, PeerConfigAndConnsPerPeerBytes)
 {
 	const lnet_nid_t nid = 0x00020000c0000263ULL;	// 192.0.2.99@tcp
 
-	lnet_ioctl_peer_cfg pc = pack_peer_cfg(PeerAdd{ .primary = nid, .non_mr = true,
-							.lock_prim = true });
+	lnet_ioctl_peer_cfg pc = pack_peer_cfg(PeerConfig{ .primary = nid, .non_mr = true,
+							   .lock_prim = true });
 	EXPECT_EQ(u32_at(pc, 0), 32U);
 	EXPECT_EQ(u32_at(pc, 4), LNET_IOCTL_VERSION2);
 	EXPECT_EQ(u64_at(pc, 8), nid);
 	EXPECT_EQ(u64_at(pc, 16), LNET_NID_ANY);
 	EXPECT_EQ(u32_at(pc, 24), LNET_IOCTL_PEER_CFG_NON_MR | LNET_IOCTL_PEER_CFG_LOCK_PRIM);
 	EXPECT_EQ(u32_at(pc, 28), 0U);
-	EXPECT_EQ(u32_at(pack_peer_cfg(PeerAdd{ .primary = nid }), 24), 0U);
+	EXPECT_EQ(u32_at(pack_peer_cfg(PeerConfig{ .primary = nid }), 24), 0U);
+	// a NID joining or leaving the peer; del --force
+	pc = pack_peer_cfg(PeerConfig{ .primary = nid, .nid = gw_nid, .force = true });
+	EXPECT_EQ(u64_at(pc, 8), nid);
+	EXPECT_EQ(u64_at(pc, 16), gw_nid);
+	EXPECT_EQ(u32_at(pc, 24), LNET_IOCTL_PEER_CFG_FORCE);
+	EXPECT_EQ(LNET_IOCTL_PEER_CFG_FORCE, 0x4U);
 
 	lnet_ioctl_conns_per_peer c = pack_conns_per_peer(nid, 3);
 	EXPECT_EQ(u32_at(c, 0), 24U);

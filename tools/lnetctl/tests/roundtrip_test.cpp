@@ -22,7 +22,8 @@ std::string yaml_of(const Outcome &o)
 	return yaml::render(o.out, o.layout);
 }
 
-// A configured node: two nets with tunables, routes and changed globals.
+// A configured node: two nets with tunables, routes, a peer that is not
+// Multi-Rail and one of two NIDs, and changed globals.
 FakeKernel configured_node()
 {
 	FakeKernel k;
@@ -38,6 +39,8 @@ FakeKernel configured_node()
 		  "2", "--priority", "1" },
 		{ "route", "add", "--net", "tcp9", "--gateway", "192.168.1.1@tcp" },
 		{ "peer", "add", "--prim_nid", "192.168.1.20@tcp", "--non_mr" },
+		{ "peer", "add", "--prim_nid", "192.168.1.21@tcp", "--nid",
+		  "192.168.1.21@tcp,10.0.0.21@tcp1" },
 		{ "set", "discovery", "0" },
 		{ "set", "transaction_timeout", "40" },
 		{ "set", "retry_count", "1" },
@@ -137,10 +140,14 @@ TEST(RoundTrip, ExportShape)
 		  std::string::npos) << text;
 	// derived from transaction_timeout 40 and retry_count 1
 	EXPECT_NE(text.find("    lnd_timeout: 19\n"), std::string::npos);
-	// peer add's peers, as Lustre's keys
+	// peer add's peers, as Lustre's keys, each with all its NIDs
 	EXPECT_NE(text.find("\npeer:\n-     primary nid: 192.168.1.20@tcp\n"
 			    "      Multi-Rail: false\n      peer ni:\n"
-			    "      -     nid: 192.168.1.20@tcp\nglobal:\n"),
+			    "      -     nid: 192.168.1.20@tcp\n"
+			    "-     primary nid: 192.168.1.21@tcp\n"
+			    "      Multi-Rail: true\n      peer ni:\n"
+			    "      -     nid: 192.168.1.21@tcp\n"
+			    "      -     nid: 10.0.0.21@tcp1\nglobal:\n"),
 		  std::string::npos) << text;
 	EXPECT_EQ(text.find("\nudsp:"), std::string::npos);
 }
@@ -331,9 +338,10 @@ TEST(RoundTrip, FileWithErrorsIsNotApplied)
 }
 
 // What this LNet cannot configure fails the import before anything of
-// the file is applied; peers of one NID are configured, those behind a
-// router skipped (nothing to configure here).
-TEST(RoundTrip, UnsupportedFailsWholeSinglePeersTaken)
+// the file is applied; peers are configured with all their NIDs, those
+// behind a router skipped (nothing to configure here), and so is this
+// node's own entry in a file another node exported.
+TEST(RoundTrip, UnsupportedFailsWholePeersTaken)
 {
 	FakeKernel a = configured_node();
 	std::string text = yaml_of(export_config(a, ExportArgs{}));
@@ -346,32 +354,70 @@ TEST(RoundTrip, UnsupportedFailsWholeSinglePeersTaken)
 				  "      peer ni:\n"
 				  "      -     nid: 192.168.1.11@tcp\n";
 	const std::string second_nid = "      -     nid: 10.0.0.11@tcp1\n";
+	const std::string ourselves = "-     primary nid: 192.168.1.99@tcp\n"
+				      "      Multi-Rail: true\n"
+				      "      peer ni:\n"
+				      "      -     nid: 192.168.1.99@tcp\n"
+				      "      -     nid: 10.0.0.10@tcp1\n";
 
 	// the export's peer section comes last but global: add to it
 	ASSERT_NE(text.find("\npeer:\n"), std::string::npos) << text;
-	std::string single = text;
-	single.insert(single.find("global:\n"), routed + local);
+	std::string more = text;
+	more.insert(more.find("global:\n"), routed + local + second_nid + ourselves);
 	FakeKernel b;
-	Outcome o = apply_config(b, single, ImportMode::add);
+	Outcome o = apply_config(b, more, ImportMode::add);
 	EXPECT_TRUE(o.ok()) << yaml::render(render_errors(o.errors));
-	ASSERT_EQ(b.peers.size(), 2U);
-	EXPECT_EQ(b.peers[1].primary_nid, lnet::parse_nid("192.168.1.11@tcp").value());
-	EXPECT_EQ(b.peer_adds.back().non_mr, false);
+	ASSERT_EQ(b.peers.size(), 3U);
+	EXPECT_EQ(b.peers[2].primary_nid, lnet::parse_nid("192.168.1.11@tcp").value());
+	EXPECT_TRUE(b.peers[2].multi_rail);
+	ASSERT_EQ(b.peers[2].nis.size(), 2U);
+	EXPECT_EQ(b.peers[2].nis[1].nid, lnet::parse_nid("10.0.0.11@tcp1").value());
 	b.peers.pop_back();
 	expect_same_config(a, b);
 
-	std::string multi = text;
-	multi.insert(multi.find("global:\n"), routed + local + second_nid);
+	std::string udsp = text + "udsp:\n    - src: tcp\n";
 	FakeKernel c;
-	o = apply_config(c, multi, ImportMode::add);
+	o = apply_config(c, udsp, ImportMode::add);
 	EXPECT_EQ(o.exit_code(), 1);
 	ASSERT_EQ(o.errors.size(), 1U);
-	EXPECT_EQ(o.errors[0],
-		  (ErrorItem{ "add", "peer", EOPNOTSUPP,
-			      "peer 192.168.1.11@tcp has 2 NIDs: Multi-Rail peers cannot be "
-			      "configured by this LNet yet: nothing of the file was applied" }));
+	EXPECT_EQ(o.errors[0].err, EOPNOTSUPP);
 	EXPECT_TRUE(c.calls.empty());
-	EXPECT_TRUE(c.nis.empty());
+}
+
+// A peer configured already keeps its flags; the file's NIDs it lacks
+// join it.
+TEST(RoundTrip, ImportAddsNidsToConfiguredPeer)
+{
+	FakeKernel a = configured_node();
+	std::string text = yaml_of(export_config(a, ExportArgs{}));
+	std::ostringstream out, err;
+
+	ASSERT_EQ(run(std::vector<std::string>{ "peer", "del", "--prim_nid", "192.168.1.21@tcp",
+						"--nid", "10.0.0.21@tcp1" }, a, out, err), 0)
+		<< err.str();
+	ASSERT_EQ(a.peers[1].nis.size(), 1U);
+	Outcome o = apply_config(a, text, ImportMode::add);
+	ASSERT_EQ(o.errors.size(), 5U);		// 3 NIs, 2 routes exist
+	ASSERT_EQ(a.peers[1].nis.size(), 2U);
+	EXPECT_EQ(a.peers[1].nis[1].nid, lnet::parse_nid("10.0.0.21@tcp1").value());
+}
+
+// Each whole peer goes (no --force: a locked primary stays).
+TEST(RoundTrip, ImportDelRemovesPeers)
+{
+	FakeKernel a = configured_node();
+	std::string text = yaml_of(export_config(a, ExportArgs{ "", true }));
+	a.peers[1].lock_prim = true;
+	Outcome o = apply_config(a, text, ImportMode::del);
+	ASSERT_EQ(o.errors.size(), 1U);
+	EXPECT_EQ(o.errors[0], (ErrorItem{ "del", "peer", EPERM,
+					   "cannot delete peer 192.168.1.21@tcp: "
+					   "Operation not permitted" }));
+	ASSERT_EQ(a.peers.size(), 1U);
+	EXPECT_EQ(a.peers[0].primary_nid, lnet::parse_nid("192.168.1.21@tcp").value());
+	a.peers[0].lock_prim = false;
+	o = apply_config(a, text, ImportMode::del);
+	EXPECT_TRUE(a.peers.empty());
 }
 
 // import --show: what is configured now of what the file names, nothing

@@ -83,8 +83,8 @@ struct PeerSetArgs : HealthSetArgs {
 	bool operator==(const PeerSetArgs &) const = default;
 };
 
-// peer add / peer del: --prim_nid, and --nid's list (which may only name
-// the primary: no Multi-Rail yet)
+// peer add / peer del: --prim_nid, and --nid's list of NIDs of the peer
+// ("a,b"; the primary may be among them)
 struct PeerAddArgs {
 	std::string prim_nid;
 	std::string nids;
@@ -97,6 +97,7 @@ struct PeerAddArgs {
 struct PeerDelArgs {
 	std::string prim_nid;
 	std::string nids;
+	bool force = false;	// also a peer whose primary is locked
 
 	bool operator==(const PeerDelArgs &) const = default;
 };
@@ -158,6 +159,14 @@ struct PingArgs {
 	std::string source;
 
 	bool operator==(const PingArgs &) const = default;
+};
+
+// discover [--force] NID[,NID...]
+struct DiscoverArgs {
+	std::vector<std::string> targets;	// each may be "a,b"
+	bool force = false;
+
+	bool operator==(const DiscoverArgs &) const = default;
 };
 
 struct StatsShowArgs {
@@ -272,6 +281,7 @@ Outcome set_buffers(Kernel &k, const SetBuffersArgs &a);
 // 0, 1, 2 for "tiny", "small", "large" (RouterBufferTotals); -1 otherwise
 int router_pool_index(std::string_view pool);
 Outcome ping(Kernel &k, const PingArgs &a);
+Outcome discover(Kernel &k, const DiscoverArgs &a);
 Outcome stats_show(Kernel &k, const StatsShowArgs &a);
 Outcome stats_reset(Kernel &k, const StatsResetArgs &a);
 Outcome global_show(Kernel &k, const GlobalShowArgs &a);

@@ -48,7 +48,7 @@ Outcome show_planned(Kernel &k, const ConfigPlan &plan)
 		f.nets.push_back(rule.net);
 	f.routes = plan.routes;
 	for (const auto &p : plan.peers)
-		f.peers.push_back(p.primary);
+		f.peers.push_back(p.peer.primary);
 	for (const auto &g : plan.globals)
 		f.globals.emplace_back(g.tunable->name);
 	f.routing = plan.routing || plan.buffers;
@@ -91,8 +91,9 @@ void apply_add(Kernel &k, const ConfigPlan &plan, Outcome &o)
 		}
 	}
 	// A peer behind a router (no NI on its net: EHOSTUNREACH) has nothing
-	// to configure here, and one configured already stays so. A file
-	// exported by a node this one talked to lists this node too.
+	// to configure here, and one configured already stays so (its NIDs
+	// join it). A file exported by a node this one talked to lists this
+	// node too: a peer with one of our NIDs.
 	std::vector<NiInfo> ours;
 
 	if (!plan.peers.empty()) {
@@ -103,17 +104,16 @@ void apply_add(Kernel &k, const ConfigPlan &plan, Outcome &o)
 		}
 	}
 	for (const auto &p : plan.peers) {
-		if (std::any_of(ours.begin(), ours.end(), [&](const NiInfo &ni) {
-			    return ni.config.nid == p.primary;
-		    }))
+		auto is_ours = [&](lnet_nid_t nid) {
+			return std::any_of(ours.begin(), ours.end(), [&](const NiInfo &ni) {
+				return ni.config.nid == nid;
+			});
+		};
+
+		if (is_ours(p.peer.primary) ||
+		    std::any_of(p.nids.begin(), p.nids.end(), is_ours))
 			continue;
-		try {
-			k.add_peer(p);
-		} catch (const KernelError &e) {
-			if (e.error() != EHOSTUNREACH && e.error() != EEXIST)
-				o.fail("add", "peer",
-				       "cannot add peer " + lnet::nid_to_string(p.primary), e);
-		}
+		add_peer_nids(k, ErrorSite{ "add", "peer", o }, p, true);
 	}
 	if (plan.buffers) {
 		try {
@@ -146,15 +146,17 @@ void apply_del(Kernel &k, const ConfigPlan &plan, Outcome &o)
 {
 	std::optional<std::vector<NiInfo>> current;
 
-	// a peer that is gone already (ENOENT: deleted, or freed when idle)
-	// is what --del asks for
+	// the whole peer, all its NIDs; one that is gone already (ENOENT:
+	// deleted, or freed when idle) is what --del asks for. A peer whose
+	// primary is locked stays (EPERM): peer del --force removes it.
 	for (const auto &p : plan.peers) {
 		try {
-			k.del_peer(p.primary);
+			k.del_peer(PeerConfig{ .primary = p.peer.primary });
 		} catch (const KernelError &e) {
 			if (e.error() != ENOENT)
 				o.fail("del", "peer",
-				       "cannot delete peer " + lnet::nid_to_string(p.primary), e);
+				       "cannot delete peer " +
+					       lnet::nid_to_string(p.peer.primary), e);
 		}
 	}
 
@@ -347,7 +349,7 @@ Outcome apply_config(Kernel &k, std::string_view text, ImportMode mode)
 	ConfigPlan plan = parse_config(text, command_of(mode), o);
 
 	// A file with mistakes is not applied at all, nor one with a section
-	// or a peer this LNet cannot configure.
+	// this LNet cannot configure.
 	if (!o.ok())
 		return o;
 	if (mode == ImportMode::show)
@@ -356,9 +358,6 @@ Outcome apply_config(Kernel &k, std::string_view text, ImportMode mode)
 		o.fail(command_of(mode), section, EOPNOTSUPP,
 		       "section '" + section + "' is not supported by this "
 		       "lnetctl: nothing of the file was applied");
-	for (const auto &why : plan.unsupported_peers)
-		o.fail(command_of(mode), "peer", EOPNOTSUPP,
-		       why + ": nothing of the file was applied");
 	if (!o.ok())
 		return o;
 	// ip2nets rules become NIs on this node's interfaces now; one that

@@ -13,66 +13,77 @@
 
 namespace lnetctl {
 
-// The primary NID, after checking that --nid names no other NID: a peer
-// of several NIDs is Multi-Rail, which this LNet cannot configure yet.
-static std::optional<lnet_nid_t> peer_primary(const ErrorSite &site,
-					      std::string_view prim_text,
-					      std::string_view nids)
-{
-	std::optional<lnet_nid_t> primary = check_nid(site, prim_text);
-
-	if (!primary || nids.empty())
-		return primary;
-	for (const auto &word : split_list(nids)) {
-		std::optional<lnet_nid_t> nid = check_nid(site, word);
-
-		if (!nid)
-			return std::nullopt;
-		if (*nid != *primary) {
-			site.fail(EOPNOTSUPP, "peer " + std::string(prim_text) +
-						      ": a second NID (" + word +
-						      ") makes a Multi-Rail peer, which this LNet cannot configure yet");
-			return std::nullopt;
-		}
-	}
-	return primary;
-}
-
 Outcome peer_add(Kernel &k, const PeerAddArgs &a)
 {
 	Outcome o;
 	ErrorSite site{ "add", "peer", o };
-	auto primary = peer_primary(site, a.prim_nid, a.nids);
+	auto primary = check_nid(site, a.prim_nid);
+	auto nids = primary ? check_nid_list(site, a.nids) : std::nullopt;
+	auto peer = nids ? check_peer_nids(site,
+					   PeerConfig{ .primary = *primary,
+						       .non_mr = a.non_mr,
+						       .lock_prim = a.lock_prim },
+					   *nids) :
+			   std::nullopt;
 
-	if (!primary)
-		return o;
-	try {
-		k.add_peer(PeerAdd{ .primary = *primary,
-				    .non_mr = a.non_mr,
-				    .lock_prim = a.lock_prim });
-	} catch (const KernelError &e) {
-		if (e.error() == EHOSTUNREACH)
-			site.fail(EHOSTUNREACH,
-				  "cannot add peer " + a.prim_nid +
-					  ": no local NI on its net (a node behind a router is reached through its gateway's peer)");
-		else
-			site.fail("cannot add peer " + a.prim_nid, e);
-	}
+	if (peer)
+		add_peer_nids(k, site, *peer, false);
 	return o;
 }
 
+namespace {
+
+// What DEL_PEER_NI's errno means where the errno alone does not say it.
+std::string_view peer_del_hint(int err, bool whole)
+{
+	switch (err) {
+	case EPERM:
+		return whole ? "its primary NID is locked (--lock_prim): use --force" :
+			       "";
+	case EBUSY:
+		return "messages wait for its credits or its discovery";
+	case ENOENT:
+		return whole ? "no peer has that primary NID" :
+			       "no peer has that primary NID, or the peer has no such NID";
+	default:
+		return "";
+	}
+}
+
+}  // namespace
+
+// Without --nid, or with the primary among its NIDs, the whole peer;
+// else each NID leaves it.
 Outcome peer_del(Kernel &k, const PeerDelArgs &a)
 {
 	Outcome o;
 	ErrorSite site{ "del", "peer", o };
-	auto primary = peer_primary(site, a.prim_nid, a.nids);
+	auto primary = check_nid(site, a.prim_nid);
+	auto nids = primary ? check_nid_list(site, a.nids) : std::nullopt;
 
-	if (!primary)
+	if (!nids)
 		return o;
-	try {
-		k.del_peer(*primary);
-	} catch (const KernelError &e) {
-		site.fail("cannot delete peer " + a.prim_nid, e);
+	std::string prim = lnet::nid_to_string(*primary);
+
+	if (nids->empty() ||
+	    std::find(nids->begin(), nids->end(), *primary) != nids->end()) {
+		try {
+			k.del_peer(PeerConfig{ .primary = *primary, .force = a.force });
+		} catch (const KernelError &e) {
+			site.fail("cannot delete peer " + prim, e,
+				  peer_del_hint(e.error(), true));
+		}
+		return o;
+	}
+	for (lnet_nid_t nid : *nids) {
+		try {
+			k.del_peer(PeerConfig{ .primary = *primary, .nid = nid,
+					       .force = a.force });
+		} catch (const KernelError &e) {
+			site.fail("cannot delete NID " + lnet::nid_to_string(nid) +
+					  " of peer " + prim,
+				  e, peer_del_hint(e.error(), false));
+		}
 	}
 	return o;
 }
