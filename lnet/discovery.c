@@ -20,8 +20,9 @@
  * The push target: an MD on portal 0 for one PUT with the ping match bits,
  * posted again after each. Portal 0 is lazy while it exists, so a push
  * that arrives between two postings waits instead of being dropped. A
- * push from a NID of a known node that says Multi-Rail updates the node's
- * NIDs; any other is ACKed and ignored.
+ * push that says Multi-Rail from a peer we know (a node, or a NID that
+ * traffic made a peer of) updates the peer's NIDs; any other is ACKed and
+ * ignored.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -610,6 +611,9 @@ static void lnet_push_apply(struct lnet_push_rx *rx)
 	    !lnet_discovery_enabled())
 		return;
 	node = lnet_node_get(rx->from);
+	/* a peer known by its traffic alone (it pinged us first) */
+	if (!node && lnet_peer_known(rx->from))
+		node = lnet_node_get_or_new(rx->from);
 	if (!node)
 		return;		/* not a peer we know */
 	if (n < info->nnis) {

@@ -278,6 +278,24 @@ static struct lnet_md_expect *lnet_md_expect_find(struct lnet_libmd *md,
 	return NULL;
 }
 
+/*
+ * The wait an answer from @src satisfies: one for @src itself, else one
+ * for another NID of its Multi-Rail peer (an answer resent on another
+ * rail after the first one failed).
+ */
+static struct lnet_md_expect *lnet_md_expect_find_from(struct lnet_libmd *md,
+						       u32 type, lnet_nid_t src)
+{
+	struct lnet_md_expect *exp = lnet_md_expect_find(md, type, src);
+
+	if (exp)
+		return exp;
+	list_for_each_entry(exp, &md->expects, link)
+		if (exp->type == type && lnet_peer_nids_same_node(exp->peer, src))
+			return exp;
+	return NULL;
+}
+
 /* Undo lnet_md_build() for an MD that was never hashed. */
 static void lnet_md_discard(struct lnet_libmd *md)
 {
@@ -594,7 +612,7 @@ int lnet_md_commit_wire(const struct lnet_handle_wire *wh,
 	if (!md || md->me || !lnet_md_active(md))
 		rc = -ENOENT;
 	else
-		exp = lnet_md_expect_find(md, type, src);
+		exp = lnet_md_expect_find_from(md, type, src);
 	if (!rc && !exp) {
 		rc = -ENOENT;
 	} else if (exp && rlength > exp->length) {

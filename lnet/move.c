@@ -209,6 +209,52 @@ void lnet_msg_reselect(struct lnet_msg *msg)
 	lnet_ni_put(ni);
 }
 
+/**
+ * lnet_msg_reselect_answer() - a REPLY or ACK that failed goes again from
+ *	another rail, if the requester is a Multi-Rail peer
+ * @msg: the answer, holding no credit
+ *
+ * An answer goes from the NI the request came to, to the NID it came
+ * from; when that pair failed (a rail cut with the answer on it), the
+ * requester takes it on any of its NIDs (md.c matches an answer from any
+ * NID of the peer the request went to). A routed answer keeps its path.
+ */
+void lnet_msg_reselect_answer(struct lnet_msg *msg)
+{
+	struct lnet_peer *peer, *old_peer = msg->txpeer;
+	struct lnet_ni *ni, *old_ni = msg->ni;
+	struct lnet_peer_node *node;
+	lnet_nid_t nid;
+
+	if (msg->target.nid != msg->hdr.dest_nid || msg->rdma_get)
+		return;
+	rcu_read_lock();
+	node = lnet_node_find_rcu(msg->hdr.dest_nid);
+	ni = NULL;
+	if (node && test_bit(LNET_NODE_MULTI_RAIL, &node->flags) &&
+	    READ_ONCE(node->nnids) > 1) {
+		ni = lnet_select_pair_rcu(node, &nid);
+		if (ni && !percpu_ref_tryget_live(&ni->ref))
+			ni = NULL;
+	}
+	rcu_read_unlock();
+	if (!ni)
+		return;
+	peer = lnet_peer_get(ni, nid, GFP_ATOMIC);
+	if (!peer) {
+		lnet_ni_put(ni);
+		return;
+	}
+	msg->ni = ni;
+	msg->txpeer = peer;
+	msg->hdr.src_nid = ni->nid;
+	msg->hdr.dest_nid = nid;
+	msg->target.nid = nid;
+	if (old_peer)
+		lnet_peer_put(old_peer);
+	lnet_ni_put(old_ni);
+}
+
 static void lnet_msg_ev_send(struct lnet_msg *msg, unsigned int rlength)
 {
 	struct lnet_event *ev = &msg->ev.ev;

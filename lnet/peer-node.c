@@ -62,20 +62,27 @@ LNET_EXPORT_FOR_TEST(lnet_node_put);
  * lnet_node_find_rcu() - the node @nid belongs to
  * @nid: a peer NID
  *
- * Context: rcu_read_lock() or net_lock held; the node may be unhashed
- * meanwhile (test LNET_NODE_UNHASHED under net_lock to be sure).
+ * Context: rcu_read_lock() or net_lock held (what keeps the node from
+ * being freed); under RCU alone it may be unhashed meanwhile (test
+ * LNET_NODE_UNHASHED under net_lock to be sure).
  *
  * Return: the node, or NULL.
  */
 struct lnet_peer_node *lnet_node_find_rcu(lnet_nid_t nid)
 {
+	struct lnet_peer_node *node = NULL;
 	struct lnet_node_nid *e;
 
 	if (!atomic_read(&lnet_core.node_nids.nelems))
 		return NULL;
+	/* the table's own RCU section: net_lock holders have none */
+	rcu_read_lock();
 	e = rhashtable_lookup(&lnet_core.node_nids, &nid,
 			      lnet_node_nid_params);
-	return e ? READ_ONCE(e->node) : NULL;
+	if (e)
+		node = READ_ONCE(e->node);
+	rcu_read_unlock();
+	return node;
 }
 LNET_EXPORT_FOR_TEST(lnet_node_find_rcu);
 
@@ -112,6 +119,22 @@ lnet_nid_t lnet_peer_primary_nid(lnet_nid_t nid)
 	return nid;
 }
 LNET_EXPORT_FOR_TEST(lnet_peer_primary_nid);
+
+/* Whether @a and @b are NIDs of one Multi-Rail node. Context: any. */
+bool lnet_peer_nids_same_node(lnet_nid_t a, lnet_nid_t b)
+{
+	struct lnet_peer_node *node;
+	bool same;
+
+	if (a == b)
+		return true;
+	rcu_read_lock();
+	node = lnet_node_find_rcu(a);
+	same = node && test_bit(LNET_NODE_MULTI_RAIL, &node->flags) &&
+	       node == lnet_node_find_rcu(b);
+	rcu_read_unlock();
+	return same;
+}
 
 /* Whether the node of @nid has another NID a resend could use. */
 bool lnet_peer_has_other_nid(lnet_nid_t nid)

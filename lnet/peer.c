@@ -299,6 +299,17 @@ int lnet_peer_del(lnet_nid_t nid)
 }
 LNET_EXPORT_FOR_TEST(lnet_peer_del);
 
+/* Whether @nid is a peer (traffic or peer add made it one). */
+bool lnet_peer_known(lnet_nid_t nid)
+{
+	bool known;
+
+	spin_lock_bh(&lnet_core.net_lock);
+	known = lnet_peer_find_locked(nid);
+	spin_unlock_bh(&lnet_core.net_lock);
+	return known;
+}
+
 /* How many peers the table holds. */
 unsigned int lnet_peer_count(void)
 {

@@ -124,7 +124,6 @@ bool lnet_resend(struct lnet_msg *msg)
 	    time_after_eq(jiffies, msg->resend_deadline))
 		return false;
 	if (!lnet_health_status_resendable(hs, lnet_has_other_ni(),
-					   msg->mr_select &&
 					   lnet_peer_has_other_nid(msg->hdr.dest_nid)))
 		return false;
 	if (msg->retries >= limit) {
@@ -166,6 +165,9 @@ static void lnet_resend_work_fn(struct work_struct *work)
 		/* health has moved since: Multi-Rail may choose another pair */
 		if (msg->mr_select)
 			lnet_msg_reselect(msg);
+		else if (msg->hdr.type == LNET_MSG_REPLY ||
+			 msg->hdr.type == LNET_MSG_ACK)
+			lnet_msg_reselect_answer(msg);
 		lnet_msg_launch(msg);
 	}
 }

@@ -5,7 +5,8 @@
 # Each suite prints "suite NAME: N passed, N failed", then the total
 # "N passed, N failed"; exit status 1 on any failure. INTEROP_SUITES=
 # "tcp:0 o2ib:1" (NET:LUSTRE-GUEST words; empty: none) chooses other runs.
-# Then routing with three guests (INTEROP_ROUTING, below).
+# Then routing with three guests (INTEROP_ROUTING, below), Multi-Rail
+# (INTEROP_MR) and the packages (INTEROP_PACKAGES).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
@@ -65,6 +66,18 @@ for run in ${INTEROP_ROUTING-lustre:tcp ours:tcp lustre:o2ib ours:o2ib}; do
 		--arg "router=$r" --arg "far=$far")
 	count "$out" $? "$suite"
 done
+# Multi-Rail with Lustre (tests/scenarios/interop-multirail.sh): ours and
+# Lustre's node, two rails each, discover each other and run lst over both.
+# INTEROP_MR=0 skips it.
+if [ "${INTEROP_MR:-1}" = 1 ]; then
+	suite=interop-multirail
+	log "$suite: ours and Lustre, tcp and tcp1 each"
+	out=$(build/tools/vmtest/lnet-vmtest --suite "$suite" \
+		--kernel stock --guests 2 --link 0-1 --link 0-1 --timeout 1200 \
+		--env "LUSTRE_DIR=$lustre" \
+		--script "$top/tests/scenarios/interop-multirail.sh")
+	count "$out" $? "$suite"
+fi
 # The packages (make deb) installed into a throw-away Debian root
 # (scripts/pkg-root.sh: dpkg -i, DKMS), booted under systemd with
 # lnet.service bringing up Lustre's exported configuration

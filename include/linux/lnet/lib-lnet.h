@@ -203,6 +203,7 @@ int lnet_msg_route(struct lnet_msg *msg, lnet_nid_t self, lnet_nid_t dst,
 		   gfp_t gfp);
 void lnet_msg_launch(struct lnet_msg *msg);
 void lnet_msg_reselect(struct lnet_msg *msg);
+void lnet_msg_reselect_answer(struct lnet_msg *msg);
 void lnet_ni_send(struct lnet_msg *msg);
 void lnet_ni_recv(struct lnet_ni *ni, void *private, struct lnet_msg *msg,
 		  bool delayed, unsigned int mlen, unsigned int rlen);
@@ -307,6 +308,7 @@ void lnet_peers_del_ni(struct lnet_ni *ni, struct list_head *queued,
 struct lnet_peer *lnet_peer_find_locked(lnet_nid_t nid);
 int lnet_peer_configure(lnet_nid_t nid);
 void lnet_peer_unconfigure(lnet_nid_t nid);
+bool lnet_peer_known(lnet_nid_t nid);
 int lnet_peer_del(lnet_nid_t nid);
 void lnet_peer_unhash_locked(struct lnet_peer *peer);
 int lnet_peers_init(void);
@@ -322,6 +324,7 @@ struct lnet_peer_node *lnet_node_get(lnet_nid_t nid);
 struct lnet_peer_node *lnet_node_get_or_new(lnet_nid_t nid);
 lnet_nid_t lnet_peer_primary_nid(lnet_nid_t nid);
 bool lnet_peer_has_other_nid(lnet_nid_t nid);
+bool lnet_peer_nids_same_node(lnet_nid_t a, lnet_nid_t b);
 void lnet_node_merge_nids_locked(struct lnet_peer_node *node,
 				 const lnet_nid_t *nids, unsigned int n,
 				 bool replace);
