@@ -118,6 +118,7 @@ t_check "ours: both NIs sent to Lustre (each at least a quarter)" \
 t_flag_set finished
 t_flag_wait unloaded 300
 t_check "unload lnet_selftest" rmmod lnet_selftest
+t_check "lnetctl lnet unconfigure" ours_lnetctl lnet unconfigure
 t_check "unload ksocklnd" rmmod ksocklnd
 t_check "unload lnet" rmmod lnet
 t_flag_bye 120

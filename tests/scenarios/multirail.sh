@@ -105,6 +105,23 @@ rail_failures() {
 		END { print n + 0 }' "$OUT"
 }
 
+# lst_session_brw BATCH FROM TO LOOPS: brw write and read 1 MiB x8, then no
+# brw error in this lst session (lst show_error's RPC counters are the
+# node's since its start: the cut's failures stay in them)
+lst_session_brw() {
+	local b=$1 f=$2 t=$3 loops=$4 out
+	t_lst_ok "add_batch $b" add_batch "$b" || return 1
+	t_lst_ok "$b: brw write 1M check=full" add_test --batch "$b" --loop "$loops" \
+		--concurrency 8 --from "$f" --to "$t" brw write size=1M check=full
+	t_lst_ok "$b: brw read 1M check=full" add_test --batch "$b" --loop "$loops" \
+		--concurrency 8 --from "$f" --to "$t" brw read size=1M check=full
+	t_lst_ok "run $b" run "$b" || return 1
+	t_retry "$b: batch finished" 600 t_lst_idle "$b"
+	out=$("$OURS_LST" show_error "$f" "$t" 2>&1)
+	echo "$out"
+	t_check "$b: no brw error" test -z "$(grep 'Session: [1-9]' <<<"$out")"
+}
+
 rail1_whole() {
 	[ "$(ni_health "$MY1")" = 1000 ] && [ "$(peer_health "$PEER1")" = 1000 ]
 }
@@ -144,6 +161,7 @@ if [ "$GUEST_INDEX" != 0 ]; then
 	t_flag_set nonmr-ready
 	t_flag_wait finished 900 || t_abort
 	t_check "unload lnet_selftest" rmmod lnet_selftest
+	t_check "lnetctl lnet unconfigure" "$LNETCTL" lnet unconfigure
 	t_check "unload ksocklnd" rmmod ksocklnd
 	t_check "unload lnet" rmmod lnet
 	t_flag_bye 120
@@ -211,15 +229,7 @@ t_retry "rail 1 recovered: its NI and peer NI at health 1000" 300 rail1_whole
 t_lst_ok "add_group servers $PEER0 again" add_group servers "$PEER0"
 t_lst_ok "add_group clients $MY0 again" add_group clients "$MY0"
 s1=$(ni_sends "$MY1")
-t_lst_ok "add_batch after" add_batch after
-t_lst_ok "after: brw write 1M check=full" add_test --batch after --loop 16 \
-	--concurrency 8 --from clients --to servers brw write size=1M check=full
-t_lst_ok "run after" run after
-t_retry "after: batch finished" 600 t_lst_idle after
-out=$("$OURS_LST" show_error clients servers 2>&1)
-echo "$out"
-# the RPC counters are the node's since its start; brw errors the session's
-t_check "after: no brw error" test -z "$(grep 'Session: [1-9]' <<<"$out")"
+lst_session_brw after clients servers 8
 t_check "rail 1 carries traffic again" test "$(ni_sends "$MY1")" -gt "$s1"
 "$OURS_LST" end_session >/dev/null
 
@@ -236,7 +246,7 @@ for i in 1 2 3 4 5 6; do "$LNETCTL" ping "$PEER1" >/dev/null; done
 "$OURS_LST" new_session --timeout 300 mr2 >/dev/null
 t_lst_ok "add_group nmr $PEER1" add_group nmr "$PEER1"
 t_lst_ok "add_group me1 $MY1" add_group me1 "$MY1"
-t_lst_brw nonmr me1 nmr 8 8
+lst_session_brw nonmr me1 nmr 8
 "$OURS_LST" end_session >/dev/null
 t_check "non_mr: nothing left on rail 0" test "$(ni_sends "$MY0")" -eq "$s0"
 t_check "non_mr: rail 1 carried it" test "$(ni_sends "$MY1")" -gt "$s1"
@@ -265,6 +275,7 @@ t_check "discovery 0: a new peer is not Multi-Rail" mr_is "$PEER0" False
 t_check "set discovery 1" "$LNETCTL" set discovery 1
 
 t_check "unload lnet_selftest" rmmod lnet_selftest
+t_check "lnetctl lnet unconfigure" "$LNETCTL" lnet unconfigure
 t_check "unload ksocklnd" rmmod ksocklnd
 t_check "unload lnet" rmmod lnet
 t_flag_set finished
