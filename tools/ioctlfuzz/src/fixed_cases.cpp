@@ -497,9 +497,15 @@ const FixedCase cases[] = {
 	     [](FixedContext &c) { return c.ioctl(LNET_IOC_DEL_ROUTE, cfg(o2ib(5), far_nid)); }),
 	call("ADD_PEER_NI on no local net: EHOSTUNREACH", R, EHOSTUNREACH,
 	     [](FixedContext &c) { return c.ioctl(LNET_IOC_ADD_PEER_NI, peer_cfg(far_nid)); }),
-	call("ADD_PEER_NI with a second NID (Multi-Rail): EOPNOTSUPP", R, EOPNOTSUPP,
+	call("ADD_PEER_NI: a second NID for a peer nobody added: ENOENT", R, ENOENT,
 	     [](FixedContext &c) {
 		     return c.ioctl(LNET_IOC_ADD_PEER_NI, peer_cfg(far_nid, far_nid + 1));
+	     }),
+	call("ADD_PEER_NI with the FORCE flag (DEL's): EINVAL", R, EINVAL,
+	     [](FixedContext &c) {
+		     lnet_ioctl_peer_cfg pc = peer_cfg(far_nid);
+		     pc.pc_flags = LNET_IOCTL_PEER_CFG_FORCE;
+		     return c.ioctl(LNET_IOC_ADD_PEER_NI, pc);
 	     }),
 	call("ADD_PEER_NI of LNET_NID_ANY: EINVAL", R, EINVAL,
 	     [](FixedContext &c) { return c.ioctl(LNET_IOC_ADD_PEER_NI, peer_cfg(LNET_NID_ANY)); }),
