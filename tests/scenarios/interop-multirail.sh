@@ -37,7 +37,7 @@ peer_nids() {
 	"$1" peer show >"$OUT" 2>&1 || return 1
 	awk -v p="$2" '
 		/primary nid:/ { cur = $NF }
-		/- nid:/ && cur == p { print $NF }' "$OUT" | sort | tr '\n' ' '
+		/-[ ]+nid:/ && cur == p { print $NF }' "$OUT" | sort | tr '\n' ' '
 }
 
 # peer_is_mr LNETCTL PRIMARY NID0 NID1: PRIMARY is Multi-Rail with both
@@ -47,7 +47,7 @@ peer_is_mr() {
 	[ "$(peer_nids "$1" "$2")" = "$want" ] || return 1
 	awk -v p="$2" '
 		/primary nid:/ { cur = $NF }
-		/Multi-Rail:/ && cur == p { ok = ($NF == "True") }
+		/Multi-Rail:/ && cur == p { ok = (tolower($NF) == "true") }
 		END { exit !ok }' "$OUT"
 }
 
@@ -55,7 +55,7 @@ peer_is_mr() {
 ni_sends() {
 	"$1" net show -v >"$OUT" 2>&1 || return 1
 	awk -v n="$2" '
-		/- nid:/ { cur = $NF }
+		/-[ ]+nid:/ { cur = $NF }
 		/send_count:/ && cur == n { print $NF; exit }' "$OUT"
 }
 
