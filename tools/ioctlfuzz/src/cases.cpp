@@ -42,7 +42,7 @@ constexpr Command table[] = {
 	{ 74, "DEL_PEER", v1, gen, false, false },
 	{ 75, "ADD_PEER", v1, gen, false, false },
 	{ 76, "GET_PEER", v1, gen, false, false },
-	{ 77, "DISCOVER", v2, ping, false, false },
+	{ 77, "DISCOVER", v2, ping, false, true },
 	{ 78, "ADD_INTERFACE", v1, gen, false, false },
 	{ 79, "DEL_INTERFACE", v1, gen, false, false },
 	{ 80, "GET_INTERFACE", v1, gen, false, false },
