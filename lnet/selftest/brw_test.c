@@ -147,6 +147,10 @@ static int lst_brw_handle(struct lst_srpc *s)
 			rc = lst_bulk_check(bk, req->flags, s->swapped);
 	}
 	lst_bulk_put(bk);
+	if (rc)
+		pr_info_ratelimited("brw %s of %u bytes with %llx failed: %d\n",
+				    req->rw == LST_BRW_READ ? "read" : "write",
+				    req->len, s->peer.nid, rc);
 	if (rc == -EBADMSG)
 		*status = EBADMSG;
 	else if (rc)

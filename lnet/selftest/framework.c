@@ -109,7 +109,8 @@ void lst_unit_done(struct lst_rpc *rpc)
 	if (rc) {
 		atomic_inc(&t->errors);
 		lst_fw_count_error(b->ses, t->ops->service);
-		pr_debug("test RPC to %llx failed: %d\n", u->dest.nid, rc);
+		pr_info_ratelimited("test RPC to %llx failed: %d\n",
+				    u->dest.nid, rc);
 	}
 	u->loops_done++;
 

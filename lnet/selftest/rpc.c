@@ -525,6 +525,7 @@ struct lst_active {
 	int			status;
 	unsigned int		mlength;
 	bool			get;
+	bool			replied;
 };
 
 static void lst_active_ev(struct lst_mdcb *cb, struct lnet_event *ev)
@@ -533,11 +534,17 @@ static void lst_active_ev(struct lst_mdcb *cb, struct lnet_event *ev)
 
 	if (ev->status && !a->status)
 		a->status = ev->status;
-	if (ev->type == LNET_EVENT_REPLY)
+	if (ev->type == LNET_EVENT_REPLY) {
 		a->mlength = ev->mlength;
+		a->replied = true;
+	}
 	if (ev->unlinked) {
-		/* a GET's REPLY never came: its MD was unlinked by us */
-		if (a->get && !a->status && ev->type != LNET_EVENT_REPLY)
+		/*
+		 * A GET's REPLY never came: its MD was unlinked by us. (The
+		 * SEND event may come last: a send the LND finalizes when
+		 * the peer confirms it can end after the REPLY is in.)
+		 */
+		if (a->get && !a->status && !a->replied)
 			a->status = -EIO;
 		complete(&a->done);
 	}
