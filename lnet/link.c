@@ -6,7 +6,12 @@
  * it that one of its sides is cut, and they stop using the routes that
  * need that side (routes.c). The NI itself stays up and keeps sending: the
  * link may be back before anyone notices, and a send that cannot go fails
- * in the LND as it would have anyway.
+ * in the LND as it would have anyway. But on a node with another NI up,
+ * what the LND holds for the NI when the link goes (lnd.h, @link_down)
+ * fails at once, resendably:
+ * Multi-Rail selection already keeps new messages off a link that is
+ * down, and those go again on another rail instead of waiting for the
+ * LND's timeout.
  *
  * Netdev events come under RTNL; they read the NI list under RCU and flip
  * a bit of the NI, so they never wait for LNet. An NI's first state is
@@ -46,6 +51,18 @@ static bool lnet_ni_link_set(struct lnet_ni *ni, bool up)
 	return true;
 }
 
+/* Another NI than @ni, with its link up, that a resend could take. */
+static bool lnet_ni_has_alternative_rcu(const struct lnet_ni *ni)
+{
+	struct lnet_ni *other;
+
+	list_for_each_entry_rcu(other, &lnet_core.nis, list)
+		if (other != ni && other != lnet_core.lo_ni &&
+		    !test_bit(LNET_NI_LINK_DOWN, &other->health_flags))
+			return true;
+	return false;
+}
+
 /**
  * lnet_link_changed() - an interface's link went up or down
  * @ifname: the interface
@@ -59,9 +76,21 @@ void lnet_link_changed(const char *ifname, bool up)
 	struct lnet_ni *ni;
 
 	rcu_read_lock();
-	list_for_each_entry_rcu(ni, &lnet_core.nis, list)
-		if (ni->iface[0] && !strcmp(ni->iface, ifname))
-			changed |= lnet_ni_link_set(ni, up);
+	list_for_each_entry_rcu(ni, &lnet_core.nis, list) {
+		if (!ni->iface[0] || strcmp(ni->iface, ifname) ||
+		    !lnet_ni_link_set(ni, up))
+			continue;
+		changed = true;
+		/*
+		 * What is on the cut link goes again on another rail now; with
+		 * no other rail it waits for this one, as it always did.
+		 */
+		if (!up && ni->lnd->link_down &&
+		    lnet_ni_has_alternative_rcu(ni) && lnet_ni_call_begin(ni)) {
+			ni->lnd->link_down(ni);
+			lnet_ni_call_end(ni);
+		}
+	}
 	rcu_read_unlock();
 	if (changed)
 		lnet_ping_status_changed();

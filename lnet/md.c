@@ -219,8 +219,7 @@ void lnet_md_free(struct lnet_libmd *md)
 }
 
 /* Is the answer to @msg, a PUT asking for an ACK or a GET, to be timed? */
-static bool lnet_rsp_tracked(const struct lnet_libmd *md,
-			     const struct lnet_msg *msg)
+static bool lnet_rsp_tracked(const struct lnet_libmd *md, u32 answer)
 {
 	int mode = lnet_tunable(&lnet_response_tracking);
 
@@ -228,7 +227,7 @@ static bool lnet_rsp_tracked(const struct lnet_libmd *md,
 		return false;
 	if (md->umd.options & LNET_MD_TRACK_RESPONSE)
 		return true;
-	if (msg->hdr.type == LNET_MSG_GET)
+	if (answer == LNET_MSG_REPLY)
 		return mode & LNET_RSP_TRACK_GET;
 	return mode & LNET_RSP_TRACK_PUT;
 }
@@ -250,6 +249,33 @@ static void lnet_rsp_track(struct lnet_md_slot *slot,
 	/* the scan stops once every list is empty: the first one restarts it */
 	if (!slot->ntracked++)
 		queue_delayed_work(system_wq, &lnet_rsp_expiry, HZ);
+}
+
+/* Room for one more expectation of @md: its inline one if free. */
+static struct lnet_md_expect *lnet_md_expect_alloc(struct lnet_libmd *md)
+{
+	struct lnet_md_expect *exp = &md->expect_inline;
+
+	lockdep_assert_held(&md->slot->lock);
+	if (!list_empty(&exp->link))
+		exp = kmalloc(sizeof(*exp), GFP_ATOMIC);
+	return exp;
+}
+
+/* @md waits for the answer @type, of at most @length bytes, from @peer. */
+static void lnet_md_expect_add(struct lnet_libmd *md,
+			       struct lnet_md_expect *exp, u32 type,
+			       lnet_nid_t peer, unsigned int length)
+{
+	lockdep_assert_held(&md->slot->lock);
+	exp->type = type;
+	exp->peer = peer;
+	exp->length = length;
+	exp->md = md;
+	list_add_tail(&exp->link, &md->expects);
+	INIT_LIST_HEAD(&exp->track_link);
+	if (lnet_rsp_tracked(md, type))
+		lnet_rsp_track(md->slot, exp);
 }
 
 /* The first ACK or REPLY (@type) @md waits for from @peer, or NULL. */
@@ -534,6 +560,37 @@ void lnet_md_expect_retarget(struct lnet_msg *msg, lnet_nid_t old)
 }
 
 /*
+ * A REPLY from a Multi-Rail peer was lost with its connection before all
+ * of it came (@status: the connection closed under it). That peer's LND
+ * had not confirmed the send (lnd.h, @send), so the peer fails it and
+ * resends it on another rail: @md takes back the operation and waits for
+ * the REPLY again, instead of ending the GET with an error. Should the
+ * peer not resend, response tracking or the MD's owner ends the wait.
+ */
+static bool lnet_md_reply_rearm(struct lnet_libmd *md,
+				const struct lnet_msg *msg, int status)
+{
+	struct lnet_md_expect *exp;
+
+	lockdep_assert_held(&md->slot->lock);
+	if (msg->tx || msg->hdr.type != LNET_MSG_REPLY ||
+	    (status != -ECONNABORTED && status != -ECONNRESET &&
+	     status != -ENETDOWN) ||
+	    (md->flags & (LNET_MD_FL_UNLINK_REQ | LNET_MD_FL_RSP_EXPIRED)) ||
+	    !lnet_peer_has_other_nid(msg->hdr.src_nid))
+		return false;
+	exp = lnet_md_expect_alloc(md);
+	if (!exp)
+		return false;
+	if (md->umd.threshold != LNET_MD_THRESH_INF)
+		md->umd.threshold++;
+	md->flags &= ~LNET_MD_FL_EXHAUSTED;
+	lnet_md_expect_add(md, exp, LNET_MSG_REPLY, msg->hdr.src_nid,
+			   md->length);
+	return true;
+}
+
+/*
  * @msg's operation on its MD is over: queue its event (the MD's EQ owns
  * the message from then on) and end the MD if this was its last use.
  */
@@ -549,6 +606,11 @@ void lnet_msg_detach_md(struct lnet_msg *msg, int status)
 	md->msg_refs--;
 	if (msg->tx && status)
 		lnet_md_expect_cancel(md, msg);
+	if (!msg->tx && status && lnet_md_reply_rearm(md, msg, status)) {
+		spin_unlock_bh(&slot->lock);
+		lnet_msg_free(msg);
+		return;
+	}
 	expired = md->flags & LNET_MD_FL_RSP_EXPIRED;
 	/* an expired MD ends with its last message's event, not an UNLINK */
 	explicit = (md->flags & LNET_MD_FL_UNLINK_REQ) && !expired;
@@ -657,9 +719,7 @@ int lnet_md_take(struct lnet_handle_md mdh, struct lnet_msg *msg,
 	} else if (*length && md->length > *length) {
 		rc = -EMSGSIZE;
 	} else if (answer) {
-		exp = &md->expect_inline;
-		if (!list_empty(&exp->link))
-			exp = kmalloc(sizeof(*exp), GFP_ATOMIC);
+		exp = lnet_md_expect_alloc(md);
 		if (!exp)
 			rc = -ENOMEM;
 	}
@@ -667,17 +727,11 @@ int lnet_md_take(struct lnet_handle_md mdh, struct lnet_msg *msg,
 		*length = md->length;
 		msg->offset = 0;
 		lnet_md_commit(md, msg);
-		if (exp) {
-			exp->type = msg->hdr.type == LNET_MSG_GET ?
-				    LNET_MSG_REPLY : LNET_MSG_ACK;
-			exp->peer = msg->hdr.dest_nid;
-			exp->length = md->length;
-			exp->md = md;
-			list_add_tail(&exp->link, &md->expects);
-			INIT_LIST_HEAD(&exp->track_link);
-			if (lnet_rsp_tracked(md, msg))
-				lnet_rsp_track(slot, exp);
-		}
+		if (exp)
+			lnet_md_expect_add(md, exp,
+					   msg->hdr.type == LNET_MSG_GET ?
+					   LNET_MSG_REPLY : LNET_MSG_ACK,
+					   msg->hdr.dest_nid, md->length);
 	}
 	spin_unlock_bh(&slot->lock);
 	return rc;

@@ -108,6 +108,21 @@ int lnet_msg_route(struct lnet_msg *msg, lnet_nid_t self, lnet_nid_t dst,
 	return 0;
 }
 
+/*
+ * Could @msg be sent again to another NID of its peer? Then its LND must
+ * not call it sent before the peer has it (lnd.h, @send): a rail cut with
+ * it still in a socket buffer would lose it with nothing to resend.
+ */
+static bool lnet_msg_wants_confirm(const struct lnet_msg *msg)
+{
+	if (msg->no_resend || msg->rdma_get ||
+	    msg->target.nid != msg->hdr.dest_nid ||
+	    !lnet_tunable(&lnet_retry_count) ||
+	    !lnet_tunable(&lnet_health_sensitivity))
+		return false;
+	return lnet_peer_has_other_nid(msg->hdr.dest_nid);
+}
+
 /* Hand @msg to its NI's LND; any failure finalizes it. */
 void lnet_ni_send(struct lnet_msg *msg)
 {
@@ -126,6 +141,7 @@ void lnet_ni_send(struct lnet_msg *msg)
 		lnet_finalize(msg, -ESHUTDOWN);
 		return;
 	}
+	msg->confirm = lnet_msg_wants_confirm(msg);
 	trace_lnet_send(msg);
 	lnet_ni_stat_add(ni, send_count, 1);
 	lnet_ni_stat_add(ni, send_length, len);
@@ -436,6 +452,9 @@ int lnet_get(lnet_nid_t self, struct lnet_handle_md mdh,
  * @offset: offset in the target MD (if it lets the initiator choose)
  *
  * Takes one operation of the MD for the SEND event and one for the REPLY.
+ * The two events may come in either order: a send the LND finalizes only
+ * once the peer confirms it (Multi-Rail) can end after the REPLY is in.
+ * The same holds for a PUT's SEND and ACK.
  *
  * Return: as LNetPut().
  */

@@ -143,6 +143,42 @@ static int ksock_threads_start(void)
 
 /* ---- NI startup and shutdown ------------------------------------------------------ */
 
+/*
+ * The NI's link went down (lnd.h, @link_down): its connections are cut,
+ * and what waits for a connection would wait for the link. Both fail now
+ * as dropped here - queued, and written but not ACKed - so that LNet
+ * resends them on another rail rather than after sock_timeout.
+ */
+static void ksock_link_down_work(struct work_struct *work)
+{
+	struct ksock_net *net = container_of(work, struct ksock_net,
+					     link_work);
+	struct ksock_peer *peer;
+	struct ksock_conn *conn;
+	struct ksock_tx *tx;
+	LIST_HEAD(dropped);
+	int b;
+
+	spin_lock_bh(&net->lock);
+	hash_for_each(net->peers, b, peer, hnode) {
+		list_splice_tail_init(&peer->tx_queue, &dropped);
+		list_for_each_entry(conn, &peer->conns, peer_list)
+			conn->tx_hstatus = LNET_MSG_STATUS_LOCAL_DROPPED;
+		ksock_peer_close_locked(peer, -ENETDOWN);
+	}
+	spin_unlock_bh(&net->lock);
+	list_for_each_entry(tx, &dropped, list)
+		tx->hstatus = LNET_MSG_STATUS_LOCAL_DROPPED;
+	ksock_txlist_done(&dropped, -ENETDOWN);
+}
+
+static void ksock_link_down(struct lnet_ni *ni)
+{
+	struct ksock_net *net = lnet_ni_data(ni);
+
+	queue_work(ksock_data.reaper_wq, &net->link_work);
+}
+
 static int ksock_startup(struct lnet_ni *ni)
 {
 	char nidstr[LNET_NIDSTR_SIZE];
@@ -160,6 +196,7 @@ static int ksock_startup(struct lnet_ni *ni)
 	atomic_set(&net->npeers, 0);
 	atomic_set(&net->nconns, 0);
 	atomic_set(&net->nbusy, 0);
+	INIT_WORK(&net->link_work, ksock_link_down_work);
 	/* constant for the NI's life; a restarted NI is a new incarnation */
 	net->incarnation = ktime_get_real_ns();
 
@@ -235,6 +272,9 @@ static void ksock_shutdown(struct lnet_ni *ni)
 	char nidstr[LNET_NIDSTR_SIZE];
 	int waited = 0;
 
+	/* the core calls link_down() no more */
+	cancel_work_sync(&net->link_work);
+
 	spin_lock_bh(&ksock_data.nets_lock);
 	list_del(&net->list);
 	spin_unlock_bh(&ksock_data.nets_lock);
@@ -281,6 +321,7 @@ static struct lnet_lnd ksock_lnd = {
 	.accept			= ksock_accept,
 	.timeout		= ksock_lnd_timeout,
 	.set_conns_per_peer	= ksock_set_conns_per_peer,
+	.link_down		= ksock_link_down,
 };
 
 static int __init ksock_module_init(void)

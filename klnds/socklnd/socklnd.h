@@ -206,6 +206,8 @@ struct ksock_net {
 	atomic_t		npeers;
 	atomic_t		nconns;
 	atomic_t		nbusy;		/* connd jobs and connreqs */
+
+	struct work_struct	link_work;	/* ksock_link_down() */
 };
 
 struct ksock_peer {
@@ -330,7 +332,11 @@ struct ksock_tx {
 	u8			hstatus;	/* enum lnet_msg_status; OK:
 						 * the core judges by @status
 						 */
-	bool			zc;		/* sent by sendpage, cookie set */
+	bool			zc;		/* payload sent by sendpage */
+	/* cookie set, on peer->zc_reqs: done when the peer ACKs it (a
+	 * zero-copy payload, or a message LNet wants confirmed)
+	 */
+	bool			zc_req;
 	bool			zc_acked;
 	bool			zcack;		/* a NOOP carrying ZC-ACKs */
 	unsigned int		nob;		/* bytes on the wire */

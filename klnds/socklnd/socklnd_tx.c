@@ -180,12 +180,19 @@ void ksock_queue_tx_locked(struct ksock_conn *conn, struct ksock_tx *tx)
 	if (tx->kind == KSOCK_TX_LNET) {
 		tx->hdr.ksh.zc_cookies[0] = 0;
 		tx->hdr.ksh.zc_cookies[1] = 0;
-		if (conn->zc_capable && iov_iter_count(&tx->payload) >= zc_min &&
-		    ksock_tx_pages_ok(tx)) {
+		tx->zc = conn->zc_capable &&
+			 iov_iter_count(&tx->payload) >= zc_min &&
+			 ksock_tx_pages_ok(tx);
+		/*
+		 * A ZC-ACK is the peer's word that it has the whole message:
+		 * what LNet wants confirmed asks for one too (lnd.h, @send),
+		 * and fails with the connection if it never comes.
+		 */
+		if (tx->zc || tx->msg->confirm) {
 			cookie = ++peer->zc_cookie;
 			if (cookie <= KSOCK_KEEPALIVE_PING)
 				cookie = peer->zc_cookie = KSOCK_KEEPALIVE_PING + 1;
-			tx->zc = true;
+			tx->zc_req = true;
 			tx->hdr.ksh.zc_cookies[0] = cookie;
 			tx->deadline = jiffies + ksock_timeout(conn->net) * HZ;
 			kref_get(&tx->kref);
@@ -540,7 +547,11 @@ int ksock_handle_zcack(struct ksock_conn *conn, u64 c0, u64 c1)
 	return found < want ? -EPROTO : 0;
 }
 
-/* @conn is closing: its unacknowledged zero-copy requests fail. */
+/*
+ * @conn is closing: its unacknowledged zero-copy requests fail, as its
+ * queued messages do (with its error and health status): the peer may not
+ * have them, and a resendable status sends them again on another rail.
+ */
 void ksock_conn_abort_zc(struct ksock_conn *conn)
 {
 	struct ksock_net *net = conn->net;
@@ -556,7 +567,9 @@ void ksock_conn_abort_zc(struct ksock_conn *conn)
 
 	list_for_each_entry_safe(tx, tmp, &aborted, zc_list) {
 		list_del_init(&tx->zc_list);
-		ksock_tx_put(tx, -EIO);
+		if (!tx->hstatus)
+			tx->hstatus = conn->tx_hstatus;
+		ksock_tx_put(tx, conn->error ?: -EIO);
 	}
 }
 
@@ -711,10 +724,10 @@ int ksock_process_tx(struct ksock_conn *conn)
 			conn->noops_queued--;
 		conn->tx_ready = true;
 		spin_unlock_bh(&sched->lock);
-		if (tx->zc)
+		if (tx->zc_req)
 			WRITE_ONCE(tx->deadline,
 				   jiffies + ksock_timeout(conn->net) * HZ);
-		ksock_tx_put(tx, 0);	/* zero-copy: the ACK is still due */
+		ksock_tx_put(tx, 0);	/* a ZC request: the ACK is still due */
 	}
 	return KSOCK_IO_MORE;
 }

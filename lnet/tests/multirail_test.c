@@ -6,8 +6,9 @@
  * and errors, round robin over the rails, health steering the choice, a
  * resend going to the other rail, a PUT from the second NID matching an
  * ME that names the primary (and the event naming it too), a --non_mr
- * peer keeping one pair, and a discovered peer's NIDs merged from a ping
- * info. Discovery is off (kunit.sh loads lnet so): the peers here are
+ * peer keeping one pair, what goes confirmed, a REPLY lost with its
+ * connection waited for again, and a discovered peer's NIDs merged from
+ * a ping info. Discovery is off (kunit.sh loads lnet so): the peers here are
  * configured, and the fake LND's peers answer no ping.
  */
 #include "fake_lnd.h"
@@ -239,6 +240,108 @@ static void mr_rx_initiator_is_primary(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ev.sender, SECOND);
 }
 
+/*
+ * What LNet could resend on another rail goes confirmed (lnd.h, @send):
+ * a send to a Multi-Rail peer with two NIDs, not one to a --non_mr peer
+ * or one with no retries allowed.
+ */
+static void mr_confirm_when_resendable(struct kunit *test)
+{
+	struct lnet_msg *msg;
+
+	msg = mr_put(test, PRIM);
+	KUNIT_ASSERT_NOT_NULL(test, msg);
+	KUNIT_EXPECT_TRUE(test, msg->confirm);
+	fake_done(msg, 0);
+
+	KUNIT_ASSERT_EQ(test, lnet_node_configure(OTHER, LNET_NID_ANY,
+						  LNET_IOCTL_PEER_CFG_NON_MR),
+			0);
+	msg = mr_put(test, OTHER);
+	KUNIT_ASSERT_NOT_NULL(test, msg);
+	KUNIT_EXPECT_FALSE(test, msg->confirm);
+	fake_done(msg, 0);
+	KUNIT_EXPECT_EQ(test, lnet_node_del(OTHER, LNET_NID_ANY, 0), 0);
+
+	WRITE_ONCE(lnet_retry_count.value, 0);
+	msg = mr_put(test, PRIM);
+	KUNIT_ASSERT_NOT_NULL(test, msg);
+	KUNIT_EXPECT_FALSE(test, msg->confirm);
+	fake_done(msg, 0);
+}
+
+/* A GET to @dst into a new bound MD, sent; its SEND event taken. */
+static struct lnet_handle_md mr_get_sent(struct kunit *test, lnet_nid_t dst)
+{
+	struct mr_env *env = menv(test);
+	struct lnet_handle_md mdh;
+	struct lnet_msg *get;
+	struct lnet_event ev;
+
+	mdh = wb_bind(test, wb_md(env->buf, sizeof(env->buf), 2, 0, NULL,
+				  env->eqh));
+	KUNIT_EXPECT_EQ(test, LNetGet(LNET_NID_ANY, mdh,
+				      wb_id(dst, LNET_PID_LUSTRE), PT, 7, 0),
+			0);
+	get = fake_take_send(WB_WAIT_MS);
+	KUNIT_EXPECT_NOT_NULL(test, get);
+	if (get)
+		fake_done(get, 0);
+	wb_wait(test, env->eqh, LNET_EVENT_SEND, &ev);
+	return mdh;
+}
+
+/* The peer answers the GET whose sink is @mdh, from @src, on net @net. */
+static int mr_reply(struct lnet_handle_md mdh, lnet_nid_t src, int net,
+		    unsigned int len)
+{
+	struct lnet_hdr hdr;
+
+	fake_hdr(&hdr, LNET_MSG_REPLY, net, src, len);
+	hdr.msg.reply.dst_wmd.wh_interface_cookie = lnet_core.interface_cookie;
+	hdr.msg.reply.dst_wmd.wh_object_cookie = mdh.cookie;
+	return lnet_parse(fake.ni[net], &hdr, src, NULL, false);
+}
+
+/*
+ * A REPLY from a Multi-Rail peer lost with its connection (recv() fails
+ * with -ECONNABORTED) ends nothing: the GET's MD waits again, and the
+ * REPLY the peer resends from its other NID completes it with one event.
+ * The same loss from a peer with one NID fails the GET at once.
+ */
+static void mr_reply_lost_waits_again(struct kunit *test)
+{
+	struct mr_env *env = menv(test);
+	struct lnet_handle_md mdh;
+	struct lnet_event ev;
+	int which;
+
+	mdh = mr_get_sent(test, PRIM);
+	fake.recv_rc = -ECONNABORTED;
+	KUNIT_EXPECT_EQ(test, mr_reply(mdh, PRIM, 0, 16), 0);
+	fake.recv_rc = 0;
+	KUNIT_EXPECT_EQ(test, LNetEQPoll(&env->eqh, 1, 100, &ev, &which), 0);
+
+	KUNIT_EXPECT_EQ(test, mr_reply(mdh, SECOND, 1, 16), 0);
+	wb_wait(test, env->eqh, LNET_EVENT_REPLY, &ev);
+	KUNIT_EXPECT_EQ(test, ev.status, 0);
+	KUNIT_EXPECT_EQ(test, ev.mlength, 16U);
+	KUNIT_EXPECT_TRUE(test, ev.unlinked);
+
+	/* one NID: nobody resends it, the GET fails now */
+	KUNIT_ASSERT_EQ(test, lnet_node_configure(OTHER, LNET_NID_ANY,
+						  LNET_IOCTL_PEER_CFG_NON_MR),
+			0);
+	mdh = mr_get_sent(test, OTHER);
+	fake.recv_rc = -ECONNABORTED;
+	KUNIT_EXPECT_EQ(test, mr_reply(mdh, OTHER, 0, 16), 0);
+	fake.recv_rc = 0;
+	wb_wait(test, env->eqh, LNET_EVENT_REPLY, &ev);
+	KUNIT_EXPECT_EQ(test, ev.status, -ECONNABORTED);
+	KUNIT_EXPECT_TRUE(test, ev.unlinked);
+	KUNIT_EXPECT_EQ(test, lnet_node_del(OTHER, LNET_NID_ANY, 0), 0);
+}
+
 /* A --non_mr peer: always the NID asked for, from its net's NI. */
 static void mr_non_mr_one_pair(struct kunit *test)
 {
@@ -295,6 +398,8 @@ static struct kunit_case lnet_multirail_cases[] = {
 	KUNIT_CASE(mr_resend_other_rail),
 	KUNIT_CASE(mr_rx_initiator_is_primary),
 	KUNIT_CASE(mr_non_mr_one_pair),
+	KUNIT_CASE(mr_confirm_when_resendable),
+	KUNIT_CASE(mr_reply_lost_waits_again),
 	KUNIT_CASE(mr_merge_nids),
 	{}
 };

@@ -595,6 +595,8 @@ struct lnet_msg {
 	/* tx: LNet picks the NI pair (no source NID given; not a response) */
 	unsigned int		mr_select:1;
 	unsigned int		parked:1;	/* waits for its peer's discovery */
+	/* tx: the LND finalizes it once the peer has it (lnd.h, @send) */
+	unsigned int		confirm:1;
 	/* rx PUT/GET: the primary NID of the sender's peer (matching and
 	 * the event's initiator)
 	 */

@@ -48,6 +48,11 @@ struct socket;
  *	@private is the LND's again. If such a REPLY fails before send(), the
  *	core hands @private back through recv() with no message - unless the
  *	NI is going down, when shutdown() must release it.
+ *	With msg->confirm set (LNet could send @msg again to another NID of
+ *	a Multi-Rail peer), the LND finalizes @msg only once the peer has all
+ *	of it, not when it leaves this node: if the connection is lost first,
+ *	@msg fails with the connection's status (lnet_msg_set_health()), and
+ *	the core resends it on another rail instead of losing it silently.
  * @recv: deliver the payload of a message handed up by lnet_parse(). With
  *	@msg, copy the first @mlen of the @rlen payload bytes into @to (an
  *	iterator over the matched buffer holding exactly @mlen bytes; the LND
@@ -72,6 +77,12 @@ struct socket;
  *	core checks). Process context, under the core's api_mutex. It also
  *	writes the value in effect to ni->lnd_tunables for net show.
  *	Without this op the NI has one connection per peer, fixed.
+ * @link_down: optional: @ni's interface lost its link (down, or no
+ *	carrier). The LND fails what it holds for @ni's peers - queued,
+ *	and sent but not confirmed - as LNET_MSG_STATUS_LOCAL_DROPPED, so
+ *	that the core resends it on another rail now rather than after the
+ *	LND's timeout. Called under RTNL and rcu_read_lock(): it must not
+ *	sleep (queue work); never once shutdown() may have begun.
  *
  * Registration and @list belong to the core. No op tells an LND that a
  * peer is dead: the core has no such verdict before routing judges
@@ -93,6 +104,7 @@ struct lnet_lnd {
 	unsigned int	(*timeout)(struct lnet_ni *ni);
 	void		(*set_conns_per_peer)(struct lnet_ni *ni,
 					      unsigned int conns);
+	void		(*link_down)(struct lnet_ni *ni);
 
 	struct list_head list;
 };
