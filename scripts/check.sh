@@ -5,8 +5,9 @@
 #
 # check.sh long (make check-long): the builds, then the suites too long for
 # make check's hour, at their full lengths: routing over tcp and over o2ib
-# with 10,000-operation streams, and lnetctl on one guest (a subset of
-# lnetctl-2's run, which make check has).
+# with 10,000-operation streams, lnetctl on one guest (a subset of
+# lnetctl-2's run, which make check has), and lst over o2ib (make check
+# runs it over tcp; ko2iblnd's own suites are in make check).
 set -uo pipefail
 
 mode=${1:-check}
@@ -116,6 +117,8 @@ step build-debug build build-debug modules-debug
 if [ "$mode" = long ]; then
 	step lnetctl guest --suite lnetctl --kernel debug --guests 1 --timeout 600 \
 		--script "$top/tests/scenarios/lnetctl.sh"
+	step selftest-o2ib guest --suite selftest-o2ib --kernel debug --guests 2 --timeout 900 \
+		--script "$top/tests/scenarios/selftest.sh" --arg o2ib
 	# routing.sh's defaults: 10,000 operations from A, lst --loop 8
 	step routing guest --suite routing --kernel debug --guests 3 --timeout 1800 \
 		--script "$top/tests/scenarios/routing.sh" --arg tcp
@@ -180,11 +183,10 @@ if [ "$mode" = check ]; then
 	step o2iblnd-hostile guest --suite o2iblnd-hostile --kernel debug --guests 2 \
 		--timeout 900 --script "$top/tests/scenarios/o2iblnd-hostile.sh"
 
-	# lnet_selftest driven by lst between two guests (Documentation/selftest.md).
+	# lnet_selftest driven by lst between two guests (Documentation/selftest.md);
+	# over o2ib in make check-long (and against Lustre in make interop).
 	step selftest guest --suite selftest --kernel debug --guests 2 --timeout 900 \
 		--script "$top/tests/scenarios/selftest.sh" --arg tcp
-	step selftest-o2ib guest --suite selftest-o2ib --kernel debug --guests 2 --timeout 900 \
-		--script "$top/tests/scenarios/selftest.sh" --arg o2ib
 
 	# Multi-Rail between two guests with two rails each: discovery and push,
 	# the spread over both rails, a rail cut under lst, configured peers
