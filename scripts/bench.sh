@@ -25,6 +25,11 @@
 # median of BENCH_ROUNDS rounds; R's CPU use while it routed; and the same
 # comparison for R's kernel IP forwarding (iperf3), what the virtual links
 # and R's CPU allow a store-and-forward hop.
+# Multi-Rail (tests/scenarios/bench-multirail.sh, two guests with two
+# links, ours on both, tcp0 and tcp1): lst brw write and read of 1 MiB, 8
+# in flight, to the peer's primary NID over both rails against the same
+# with link 1 cut (baseline: one rail), median of BENCH_ROUNDS rounds, and
+# the client's messages on each rail.
 # lnet_selftest (tests/scenarios/bench-lst.sh, g0 the console and client,
 # g1 the server), for three pairs on each net: Lustre 2.17 on both
 # (scripts/build-lustre.sh), ours on both, and mixed (ours on g0 with our
@@ -42,7 +47,7 @@
 # Exit status 1 if a guest run failed (its figures are then n/a).
 # BENCH_REPORT=1: no build and no run, only the report of the last runs.
 # Quick runs: BENCH_RUNS (an extended regex over the run names bench-core,
-# bench-lockstat, bench-net, bench-net-o2ib, bench-lst-NET-PAIR) keeps only
+# bench-lockstat, bench-net, bench-net-o2ib, bench-multirail, bench-lst-NET-PAIR) keeps only
 # the runs it matches (the others' old figures are removed, so nothing stale
 # is reported), BENCH_ROWS the lst rows it matches (bench-lst.sh).
 set -uo pipefail
@@ -77,6 +82,8 @@ if [ "${BENCH_REPORT:-0}" != 1 ]; then
 			return 0
 		fi
 		case $guests in debug:*) kernel=debug guests=${guests#debug:} ;; esac
+		# G:2: two guests with two links between them
+		case $guests in *:2) guests=${guests%:2} args+=(--link 0-1) ;; esac
 		for a in "$@"; do args+=(--arg "$a"); done
 		if [ "$kernel" = debug ]; then
 			args+=(--smp 4 --mem 2048)
@@ -96,6 +103,8 @@ if [ "${BENCH_REPORT:-0}" != 1 ]; then
 	vmtest bench-lockstat debug:1 "$t" bench-lockstat.sh
 	vmtest bench-net 2 "$t" bench-net.sh tcp
 	vmtest bench-net-o2ib 2 "$t" bench-net.sh o2ib
+	# 2 lst rows a round, each on two rails and on one
+	vmtest bench-multirail 2:2 $((600 + rounds * 4 * (secs + 40))) bench-multirail.sh "$rounds"
 	# 3 lst rows a round, each twice (direct, routed)
 	vmtest bench-routed 3 $((600 + rounds * 6 * (secs + 15))) bench-routed.sh "$rounds"
 	# 9 lst rows a round, each BENCH_SECS and about 3 s more
@@ -282,12 +291,12 @@ done
 echo "* flagged: ours/Lustre below 1.2, or mixed below the slower pure pair ($nflag rows)"
 
 # --- routing: A -> B through R against A -> R ---------------------------------
-# routed_stats G NAME FIELD: "median min max n" of NAME's FIELD in the
-# bench-routed run's guest G
-routed_stats() {
-	local f=$top/build/vmtest/bench-routed/$1/bench.txt
+# run_stats RUN G NAME FIELD: "median min max n" of NAME's FIELD in run
+# RUN's guest G (lines "NAME round=N FIELD=V ...")
+run_stats() {
+	local f=$top/build/vmtest/$1/$2/bench.txt
 	[ -f "$f" ] || return 0
-	awk -v n="$2" -v f="$3" '$1 == n { for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == f) print kv[2] } }' "$f" |
+	awk -v n="$3" -v f="$4" '$1 == n { for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == f) print kv[2] } }' "$f" |
 		sort -g | awk '{ v[NR] = $1 } END { if (NR) printf "%s %s %s %d\n",
 			NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2, v[1], v[NR], NR }'
 }
@@ -300,21 +309,40 @@ for name in brw-write-1M-x8 brw-read-1M-x8 ping-x8; do
 	brw-read-*) field=r_mbit unit=Mbit/s ;;
 	ping-*) field=w_rpc unit=RPC/s ;;
 	esac
-	read -r dm dmin dmax _ < <(routed_stats g0 "direct-$name" "$field")
-	read -r rm rmin rmax _ < <(routed_stats g0 "routed-$name" "$field")
+	read -r dm dmin dmax _ < <(run_stats bench-routed g0 "direct-$name" "$field")
+	read -r rm rmin rmax _ < <(run_stats bench-routed g0 "routed-$name" "$field")
 	rd=$(ratio "$rm" "$dm")
 	printf '%-24s %-7s %-22s %-22s %8s\n' "${name//-/ }" "$unit" "$(cell "$dm" "$dmin" "$dmax")" \
 		"$(cell "$rm" "$rmin" "$rmax")" "$rd"
 	echo "routed: lst ${name//-/ } (base: direct),$rm,$unit,$dm,$rd,$rmin,$rmax,,,,,,,,,,,,,," >>"$csv"
 done
-read -r dm dmin dmax _ < <(routed_stats g0 ip-direct mbit_per_sec)
-read -r rm rmin rmax _ < <(routed_stats g0 ip-routed mbit_per_sec)
+read -r dm dmin dmax _ < <(run_stats bench-routed g0 ip-direct mbit_per_sec)
+read -r rm rmin rmax _ < <(run_stats bench-routed g0 ip-routed mbit_per_sec)
 rd=$(ratio "$rm" "$dm")
 printf '%-24s %-7s %-22s %-22s %8s\n' "IP forwarding (iperf3)" Mbit/s "$(cell "$dm" "$dmin" "$dmax")" \
 	"$(cell "$rm" "$rmin" "$rmax")" "$rd"
 echo "routed: IP forwarding, iperf3 (base: direct),$rm,Mbit/s,$dm,$rd,$rmin,$rmax,,,,,,,,,,,,,," >>"$csv"
-read -r cm cmin cmax _ < <(routed_stats g1 router-cpu busy_pct)
+read -r cm cmin cmax _ < <(run_stats bench-routed g1 router-cpu busy_pct)
 echo "router CPU busy while routing: $(cell "$cm" "$cmin" "$cmax") % of its CPUs"
+
+# --- Multi-Rail: two rails against one --------------------------------------
+echo
+printf 'Multi-Rail (ours on both, tcp0 + tcp1): lst over two rails against link 1 cut, median of %s rounds [min-max]\n' "$rounds"
+printf '%-24s %-7s %-22s %-22s %8s %s\n' lst unit one-rail two-rail two/one "messages rail0:rail1"
+for name in brw-write-1M-x8 brw-read-1M-x8; do
+	case $name in
+	brw-write-*) field=w_mbit ;;
+	brw-read-*) field=r_mbit ;;
+	esac
+	read -r om omin omax _ < <(run_stats bench-multirail g0 "one-rail-$name" "$field")
+	read -r tm tmin tmax _ < <(run_stats bench-multirail g0 "two-rail-$name" "$field")
+	read -r s0 _ < <(run_stats bench-multirail g0 "spread-$name" rail0)
+	read -r s1 _ < <(run_stats bench-multirail g0 "spread-$name" rail1)
+	tr=$(ratio "$tm" "$om")
+	printf '%-24s %-7s %-22s %-22s %8s %s\n' "${name//-/ }" Mbit/s "$(cell "$om" "$omin" "$omax")" \
+		"$(cell "$tm" "$tmin" "$tmax")" "$tr" "${s0:-n/a}:${s1:-n/a}"
+	echo "multirail: lst ${name//-/ } two rails (base: one),$tm,Mbit/s,$om,$tr,$tmin,$tmax,,,,,,,,,,,,,," >>"$csv"
+done
 echo "link: tcp ${tcpbest:-n/a} Mbit/s (best iperf3), o2ib ${ibbest:-n/a} Mbit/s (ib_write_bw)"
 echo "csv: $csv (each round: $rcsv)"
 

@@ -552,3 +552,71 @@ t_yaml_section() {
 
 node_lnetctl() { "${NODE_KIND}_lnetctl" "$@"; }
 node_lst() { "${NODE_KIND}_lst" "$@"; }
+
+# t_lst_rates: the last [LNet Rates of ...] / [LNet Bandwidth of ...] block
+# of lst stat's table on stdin (Lustre's lst and ours print the same lines,
+# "[R] Avg: 123 RPC/s Min: ... Max: ..."), as "r_rpc=. w_rpc=. r_mib=.
+# w_mib=." (a missing figure stays empty).
+t_lst_rates() {
+	awk '/^\[LNet Rates of / { s = "rpc" }
+		/^\[LNet Bandwidth of / { s = "mib" }
+		/^\[[RW]\] Avg: / && s != "" { v[tolower(substr($1, 2, 1)) "_" s] = $3 }
+		END { printf "r_rpc=%s w_rpc=%s r_mib=%s w_mib=%s\n",
+			v["r_rpc"], v["w_rpc"], v["r_mib"], v["w_mib"] }'
+}
+
+# t_lst_line NAME ERRORS: t_lst_rates' output on stdin as one figures line,
+# "NAME r_rpc=.. w_rpc=.. r_mib=.. w_mib=.. r_mbit=.. w_mbit=.. errors=N"
+t_lst_line() {
+	awk -v n="$1" -v e="$2" \
+		'{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+		  printf "%s %s r_mbit=%.1f w_mbit=%.1f errors=%d\n", n, $0,
+			v["r_mib"] * 8 * 1.048576, v["w_mib"] * 8 * 1.048576, e }'
+}
+
+# t_bench_args ROUNDS SECS: both positive numbers, or a failed check
+t_bench_args() {
+	local n
+	for n in "$1" "$2"; do
+		case $n in
+		'' | *[!0-9]* | 0)
+			t_fail "arguments" "rounds '$1', BENCH_SECS '$2': positive numbers"
+			return 1
+			;;
+		esac
+	done
+}
+
+# t_lst_measure OUT NAME BATCH SERVERS SECS: run our lst's BATCH (clients
+# in group "clients") for SECS seconds and append one line to OUT: "NAME
+# r_rpc=.. w_rpc=.. r_mib=.. w_mib=.. r_mbit=.. w_mbit=.. errors=N" (NAME
+# may carry "round=N"); errors counts the error nodes show_error lists for
+# SERVERS, and any fails the check.
+t_lst_measure() {
+	local out=$1 name=$2 b=$3 servers=$4 secs=$5 rates errs
+	if ! ours_lst run "$b" >/tmp/run 2>&1; then
+		t_fail "lst $name" "run: $(tail -n1 /tmp/run)"
+		return
+	fi
+	sleep 1
+	ours_lst stat --count 1 --delay "$secs" clients >/tmp/stat 2>&1
+	ours_lst stop "$b" >/dev/null 2>&1
+	t_retry "lst $name: stopped" 60 \
+		sh -c "'$OURS_LST' query '$b' 2>&1 | grep -q 'Batch is idle'" >/dev/null
+	ours_lst show_error clients "$servers" >/tmp/errors 2>&1
+	errs=$(awk '/^Total [0-9]+ error nodes/ { s += $2 } END { print s + 0 }' /tmp/errors)
+	rates=$(t_lst_rates </tmp/stat)
+	echo "lst $name: $rates (error nodes $errs)"
+	if [[ $rates == *"= "* ]] || [[ $rates == *= ]]; then
+		cat /tmp/stat
+		t_fail "lst $name: lst stat" "$(tail -n1 /tmp/stat)"
+		return
+	fi
+	t_lst_line "$name" "$errs" <<<"$rates" >>"$out"
+	if ((errs == 0)); then
+		t_ok "lst $name"
+	else
+		cat /tmp/errors
+		t_fail "lst $name" "show_error reports errors"
+	fi
+}

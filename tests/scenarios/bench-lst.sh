@@ -48,14 +48,7 @@ for k in "$k0" "$k1"; do
 		;;
 	esac
 done
-for n in "$rounds" "$secs"; do
-	case $n in
-	'' | *[!0-9]* | 0)
-		t_fail "arguments" "rounds '$rounds', BENCH_SECS '$secs': positive numbers"
-		exit 1
-		;;
-	esac
-done
+t_bench_args "$rounds" "$secs" || exit 1
 WAIT=$((300 + rounds * 9 * (secs + 10)))	# g1 waits for g0's whole run
 
 t_flag_serve
@@ -77,18 +70,6 @@ fi
 : >"$out"
 t_flag_wait loaded 600 || t_abort
 t_retry "$kind: lnetctl ping $peer ($k1)" 120 node_lnetctl ping --timeout 5 "$peer"
-
-# lst_rates: the last [LNet Rates of ...] / [LNet Bandwidth of ...] block of
-# lst stat's table on stdin (Lustre's lst and ours print the same lines,
-# "[R] Avg: 123 RPC/s Min: ... Max: ..."), as "r_rpc=. w_rpc=. r_mib=.
-# w_mib=." (a missing figure stays empty).
-lst_rates() {
-	awk '/^\[LNet Rates of / { s = "rpc" }
-		/^\[LNet Bandwidth of / { s = "mib" }
-		/^\[[RW]\] Avg: / && s != "" { v[tolower(substr($1, 2, 1)) "_" s] = $3 }
-		END { printf "r_rpc=%s w_rpc=%s r_mib=%s w_mib=%s\n",
-			v["r_rpc"], v["w_rpc"], v["r_mib"], v["w_mib"] }'
-}
 
 # lst_errors: "COUNTERS LOST" from show_error's output on stdin: the sum of
 # the nodes' error counters (ours: "[Session: N brw errors, N ping errors]
@@ -165,7 +146,7 @@ for ((r = 1; r <= rounds; r++)); do
 		errs=$now
 		# one total for each group, or show_error itself failed
 		totals=$(grep -cE '^Total [0-9]+ error nodes in (clients|servers)$' /tmp/errors)
-		rates=$(lst_rates </tmp/stat)
+		rates=$(t_lst_rates </tmp/stat)
 		echo "lst ${rows[i]} round $r: $rates (errors $new)"
 		if grep -qE 'did not answer|Failed to stat' /tmp/stat || [[ $rates == *"= "* ]] ||
 			[[ $rates == *= ]]; then
@@ -173,10 +154,7 @@ for ((r = 1; r <= rounds; r++)); do
 			t_fail "$name: lst stat" "$(tail -n1 /tmp/stat)"
 			continue
 		fi
-		awk -v n="lst-${rows[i]} net=$net pair=$pair round=$r" -v e="$new" \
-			'{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-			  printf "%s %s r_mbit=%.1f w_mbit=%.1f errors=%d\n", n, $0,
-				v["r_mib"] * 8 * 1.048576, v["w_mib"] * 8 * 1.048576, e }' \
+		t_lst_line "lst-${rows[i]} net=$net pair=$pair round=$r" "$new" \
 			<<<"$rates" >>"$out"
 		if ((new == 0 && totals == 2)); then
 			t_ok "$name"

@@ -38,14 +38,7 @@ WAIT=$((600 + rounds * 6 * (secs + 15)))
 rows=(brw-write-1M-x8 brw-read-1M-x8 ping-x8)
 tests=("brw write size=1M" "brw read size=1M" "ping")
 
-for n in "$rounds" "$secs"; do
-	case $n in
-	'' | *[!0-9]* | 0)
-		t_fail "arguments" "rounds '$rounds', BENCH_SECS '$secs': positive numbers"
-		exit 1
-		;;
-	esac
-done
+t_bench_args "$rounds" "$secs" || exit 1
 
 # node_up NETWORKS [LNET PARAMS...]: our lnet.ko, ksocklnd, LNet up with
 # the module parameters, lnet_selftest
@@ -138,54 +131,6 @@ far_end() {
 	node_down
 }
 
-# lst_rates: as in bench-lst.sh, the last rates and bandwidth block of lst
-# stat's table: "r_rpc=. w_rpc=. r_mib=. w_mib=."
-lst_rates() {
-	awk '/^\[LNet Rates of / { s = "rpc" }
-		/^\[LNet Bandwidth of / { s = "mib" }
-		/^\[[RW]\] Avg: / && s != "" { v[tolower(substr($1, 2, 1)) "_" s] = $3 }
-		END { printf "r_rpc=%s w_rpc=%s r_mib=%s w_mib=%s\n",
-			v["r_rpc"], v["w_rpc"], v["r_mib"], v["w_mib"] }'
-}
-
-batch_idle() {
-	ours_lst query "$1" 2>&1 | grep -q 'Batch is idle'
-}
-
-# measure KIND ROW BATCH ROUND: run BATCH for BENCH_SECS, one line to $out
-measure() {
-	local kind=$1 row=$2 b=$3 r=$4 name rates errs
-	name="lst $kind $row round $r"
-	if ! ours_lst run "$b" >/tmp/run 2>&1; then
-		t_fail "$name" "run: $(tail -n1 /tmp/run)"
-		return
-	fi
-	sleep 1
-	ours_lst stat --count 1 --delay "$secs" clients >/tmp/stat 2>&1
-	ours_lst stop "$b" >/dev/null 2>&1
-	t_retry "$name: stopped" 60 batch_idle "$b" >/dev/null
-	ours_lst show_error clients "$kind" >/tmp/errors 2>&1
-	errs=$(awk '/^Total [0-9]+ error nodes/ { s += $2 } END { print s + 0 }' /tmp/errors)
-	rates=$(lst_rates </tmp/stat)
-	echo "$name: $rates (error nodes $errs)"
-	if [[ $rates == *"= "* ]] || [[ $rates == *= ]]; then
-		cat /tmp/stat
-		t_fail "$name: lst stat" "$(tail -n1 /tmp/stat)"
-		return
-	fi
-	awk -v n="$kind-$row round=$r" -v e="$errs" \
-		'{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-		  printf "%s %s r_mbit=%.1f w_mbit=%.1f errors=%d\n", n, $0,
-			v["r_mib"] * 8 * 1.048576, v["w_mib"] * 8 * 1.048576, e }' \
-		<<<"$rates" >>"$out"
-	if ((errs == 0)); then
-		t_ok "$name"
-	else
-		cat /tmp/errors
-		t_fail "$name" "show_error reports errors"
-	fi
-}
-
 console() {
 	local r i
 	: >"$out"
@@ -216,12 +161,12 @@ console() {
 	done
 	for ((r = 1; r <= rounds; r++)); do
 		for i in "${!rows[@]}"; do
-			measure direct "${rows[i]}" "direct$i" "$r"
+			t_lst_measure "$out" "direct-${rows[i]} round=$r" "direct$i" direct "$secs"
 		done
 		t_flag_set "routed-$r-begin"
 		t_flag_wait "cpu-$r-begun" 60 "$R_IP0"
 		for i in "${!rows[@]}"; do
-			measure routed "${rows[i]}" "routed$i" "$r"
+			t_lst_measure "$out" "routed-${rows[i]} round=$r" "routed$i" routed "$secs"
 		done
 		t_flag_set "routed-$r-end"
 	done
