@@ -139,10 +139,8 @@ if [ "$mode" = check ]; then
 		--script "$top/tests/scenarios/kunit.sh"
 	step smoke-debug guest --suite smoke-debug --kernel debug --guests 2 --timeout 300 \
 		--script "$top/tests/scenarios/smoke.sh"
-	step smoke-stock guest --suite smoke-stock --kernel stock --guests 2 --timeout 300 \
-		--script "$top/tests/scenarios/smoke.sh"
-	# The same from a copy of the tree at a deep path with a space, under /tmp
-	# (which the guests mount a tmpfs on).
+	# The same on the stock kernel, from a copy of the tree at a deep path
+	# with a space, under /tmp (which the guests mount a tmpfs on).
 	step deep-path scripts/deep-path-check.sh
 
 	# Configuration: lnetctl and /dev/lnet across a link (the one-guest run of
