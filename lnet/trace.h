@@ -77,6 +77,8 @@ TRACE_EVENT(lnet_send,
 		__field(u64, dest_nid)
 		__field(u32, type)
 		__field(u32, len)
+		__field(u8, retries)
+		__field(u8, confirm)
 	),
 	TP_fast_assign(
 		__entry->msg = msg;
@@ -85,10 +87,13 @@ TRACE_EVENT(lnet_send,
 		__entry->dest_nid = msg->hdr.dest_nid;
 		__entry->type = msg->hdr.type;
 		__entry->len = msg->len;
+		__entry->retries = msg->retries;
+		__entry->confirm = msg->confirm;
 	),
-	TP_printk("msg=%p ni=%#llx to=%#llx dest=%#llx type=%u len=%u",
+	TP_printk("msg=%p ni=%#llx to=%#llx dest=%#llx type=%u len=%u retries=%u confirm=%u",
 		  __entry->msg, __entry->ni_nid, __entry->target,
-		  __entry->dest_nid, __entry->type, __entry->len)
+		  __entry->dest_nid, __entry->type, __entry->len,
+		  __entry->retries, __entry->confirm)
 );
 
 TRACE_EVENT(lnet_drop,

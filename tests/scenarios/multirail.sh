@@ -7,7 +7,8 @@
 #   both of its NIDs under one primary, Multi-Rail; guest 0's push taught
 #   guest 1 guest 0's two NIDs without guest 1 asking.
 # - Spread: lst brw 1 MiB x8 to guest 1's primary NID goes out on both of
-#   guest 0's NIs (per-NI send counters).
+#   guest 0's NIs (per-NI send counters, and the NI pairs the lnet_send
+#   tracepoint names).
 # - Failover: rail 1 (link 1) is cut under a long lst brw run: what was
 #   on rail 1 is resent on rail 0 (both ends fail it at once when the
 #   carrier goes; sends to a Multi-Rail peer are confirmed by ZC-ACKs, so
@@ -76,6 +77,13 @@ ni_sends() {
 	awk -v n="$1" '
 		/- nid:/ { cur = $NF }
 		/send_count:/ && cur == n { print $NF; exit }' "$OUT"
+}
+
+# tcp_nid_hex IP NETNUM: the NID IP@tcpNETNUM as the tracepoints print it
+tcp_nid_hex() {
+	local a b c d
+	IFS=. read -r a b c d <<<"$1"
+	printf '0x%x%02x%02x%02x%02x' $((0x20000 + $2)) "$a" "$b" "$c" "$d"
 }
 
 # lst_failures: from lst show_error's output on stdin, the test RPCs that
@@ -196,9 +204,19 @@ t_flag_wait served 300 || t_abort
 "$OURS_LST" new_session --timeout 300 mr >/dev/null
 t_lst_ok "add_group servers $PEER0" add_group servers "$PEER0"
 t_lst_ok "add_group clients $MY0" add_group clients "$MY0"
+# each message's NI pair, as an admin sees the spread (lnet:lnet_send)
+tracing=/sys/kernel/tracing
+[ -d $tracing/events ] || mount -t tracefs nodev $tracing
+t_check "trace lnet:lnet_send on" sh -c "echo 1 > $tracing/events/lnet/lnet_send/enable"
 s0=$(ni_sends "$MY0")
 s1=$(ni_sends "$MY1")
 t_lst_brw spread clients servers 8 8
+echo 0 >$tracing/events/lnet/lnet_send/enable
+grep -o 'ni=0x[0-9a-f]* to=0x[0-9a-f]*' $tracing/trace | sort | uniq -c
+t_check "trace: lnet_send names the pair of rail 0" \
+	grep -q "ni=$(tcp_nid_hex "$me0" 0) to=$(tcp_nid_hex "$peer0" 0) " $tracing/trace
+t_check "trace: lnet_send names the pair of rail 1" \
+	grep -q "ni=$(tcp_nid_hex "$me1" 1) to=$(tcp_nid_hex "$peer1" 1) " $tracing/trace
 d0=$(($(ni_sends "$MY0") - s0))
 d1=$(($(ni_sends "$MY1") - s1))
 echo "messages sent during the run: $MY0 $d0, $MY1 $d1"
