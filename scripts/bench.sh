@@ -29,7 +29,8 @@
 # links, ours on both, tcp0 and tcp1): lst brw write and read of 1 MiB, 8
 # in flight, to the peer's primary NID over both rails against the same
 # with link 1 cut (baseline: one rail), median of BENCH_ROUNDS rounds, and
-# the client's messages on each rail.
+# the client's messages on each rail; what the machine allows a second
+# rail: raw TCP (iperf3) over both links at once against over one.
 # lnet_selftest (tests/scenarios/bench-lst.sh, g0 the console and client,
 # g1 the server), for three pairs on each net: Lustre 2.17 on both
 # (scripts/build-lustre.sh), ours on both, and mixed (ours on g0 with our
@@ -343,6 +344,12 @@ for name in brw-write-1M-x8 brw-read-1M-x8; do
 		"$(cell "$tm" "$tmin" "$tmax")" "$tr" "${s0:-n/a}:${s1:-n/a}"
 	echo "multirail: lst ${name//-/ } two rails (base: one),$tm,Mbit/s,$om,$tr,$tmin,$tmax,,,,,,,,,,,,,," >>"$csv"
 done
+read -r om omin omax _ < <(run_stats bench-multirail g0 ip-one-link mbit_per_sec)
+read -r tm tmin tmax _ < <(run_stats bench-multirail g0 ip-two-links mbit_per_sec)
+tr=$(ratio "$tm" "$om")
+printf '%-24s %-7s %-22s %-22s %8s\n' "TCP, iperf3 (no LNet)" Mbit/s "$(cell "$om" "$omin" "$omax")" \
+	"$(cell "$tm" "$tmin" "$tmax")" "$tr"
+echo "multirail: TCP iperf3 two links (base: one),$tm,Mbit/s,$om,$tr,$tmin,$tmax,,,,,,,,,,,,,," >>"$csv"
 echo "link: tcp ${tcpbest:-n/a} Mbit/s (best iperf3), o2ib ${ibbest:-n/a} Mbit/s (ib_write_bw)"
 echo "csv: $csv (each round: $rcsv)"
 

@@ -6,11 +6,14 @@
 # in flight over both rails, then with link 1 cut (both NICs without
 # carrier: selection keeps to rail 0, the one-rail baseline), then link 1
 # comes back and both rails' health is full again before the next round.
+# Before LNet loads, raw TCP (iperf3) over one link and over both at once
+# says what the links and the guests' CPUs allow a second rail.
 #
 # g0 writes one line per row and round to /mnt/bench.txt:
 #   two-rail-<row> round=<n> r_rpc=.. w_rpc=.. r_mib=.. w_mib=.. r_mbit=..
 #     w_mbit=.. errors=.. (one-rail-<row> likewise), and for each two-rail
-#   row "spread-<row> round=<n> rail0=<msgs> rail1=<msgs>" (g0's sends).
+#   row "spread-<row> round=<n> rail0=<msgs> rail1=<msgs>" (g0's sends);
+#   "ip-one-link round=<n> mbit_per_sec=.." and "ip-two-links ..." (iperf3).
 #
 # Run: lnet-vmtest --suite bench-multirail --kernel stock --guests 2 \
 #	--link 0-1 --link 0-1 --env BENCH_SECS=5 \
@@ -41,8 +44,9 @@ PEER0=$(other "$ip0")@tcp
 
 # ni_sends NID: the send_count of our NI NID
 ni_sends() {
-	ours_lnetctl net show -v --nid "$1" 2>/dev/null |
-		sed -n 's/^ *send_count: \([0-9]*\)$/\1/p' | head -n1
+	ours_lnetctl net show -v 2>/dev/null | awk -v n="$1" '
+		/- nid:/ { cur = $NF }
+		/send_count:/ && cur == n { print $NF; exit }'
 }
 
 # rails_whole: both NIs and the peer's rail-1 NID at full health
@@ -54,10 +58,47 @@ rails_whole() {
 	done
 }
 
+# iperf_mbit TO PORT: one iperf3 run's receiver Mbit/s, empty if none
+iperf_mbit() {
+	iperf3 -c "$1" -p "$2" -t "$secs" -f m 2>/dev/null |
+		awk '/receiver/ { for (i = 1; i < NF; i++) if ($(i + 1) == "Mbits/sec") r = $i }
+			END { print r }'
+}
+
+# What the links and CPUs allow before LNet: raw TCP over one link, and
+# over both at once (one iperf3 stream on each), every round.
+if [ "$GUEST_INDEX" != 0 ]; then
+	for port in 5201 5202; do
+		iperf3 -s -D -p "$port" >/dev/null 2>&1 ||
+			t_fail "iperf3 server on port $port" "did not start"
+	done
+	t_flag_set ip-ready
+	t_flag_wait ip-done "$WAIT"
+	pkill iperf3
+else
+	: >"$out"
+	t_flag_wait ip-ready "$WAIT" || t_abort
+	for ((r = 1; r <= rounds; r++)); do
+		one=$(iperf_mbit "$(other "$ip0")" 5201)
+		iperf_mbit "$(other "$ip0")" 5201 >/tmp/ip0 &
+		iperf_mbit "$(other "$ip1")" 5202 >/tmp/ip1
+		wait
+		two=$(awk '{ s += $1; n++ } END { if (n == 2) print s }' /tmp/ip0 /tmp/ip1)
+		if [ -n "$one" ] && [ -n "$two" ]; then
+			echo "ip-one-link round=$r mbit_per_sec=$one" >>"$out"
+			echo "ip-two-links round=$r mbit_per_sec=$two" >>"$out"
+			t_ok "iperf3 round $r: one link $one, two links $two Mbit/s"
+		else
+			t_fail "iperf3 round $r" "no result (one '$one', two '$two')"
+		fi
+	done
+	t_flag_set ip-done
+fi
+
 t_insmod "load lnet (tcp on eth0, tcp1 on eth1)" "$M/lnet/lnet.ko" \
 	"networks=tcp0(eth0),tcp1(eth1)" || t_abort
 t_insmod "load ksocklnd" "$M/klnds/socklnd/ksocklnd.ko" || t_abort
-lc_ok "lnet configure" lnet configure || t_abort
+lc_ok "lnet configure --all" lnet configure --all || t_abort
 t_insmod "load lnet_selftest" "$M/lnet/selftest/lnet_selftest.ko" || t_abort
 t_flag_set up
 t_flag_wait up "$WAIT" || t_abort
@@ -65,7 +106,6 @@ t_flag_wait up "$WAIT" || t_abort
 if [ "$GUEST_INDEX" != 0 ]; then
 	t_flag_wait finished "$WAIT"
 else
-	: >"$out"
 	lc_ok "discover $PEER0" discover "$PEER0" || t_abort
 	export LST_SESSION=$$
 	t_check "new_session" ours_lst new_session --timeout 600 bench_mr || t_abort
