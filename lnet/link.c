@@ -8,10 +8,9 @@
  * link may be back before anyone notices, and a send that cannot go fails
  * in the LND as it would have anyway. But on a node with another NI up,
  * what the LND holds for the NI when the link goes (lnd.h, @link_down)
- * fails at once, resendably:
- * Multi-Rail selection already keeps new messages off a link that is
- * down, and those go again on another rail instead of waiting for the
- * LND's timeout.
+ * fails at once, resendably: Multi-Rail selection already keeps new
+ * messages off a link that is down, and those go again on another rail
+ * instead of waiting for the LND's timeout.
  *
  * Netdev events come under RTNL; they read the NI list under RCU and flip
  * a bit of the NI, so they never wait for LNet. An NI's first state is

@@ -278,7 +278,6 @@ static void lnet_md_expect_add(struct lnet_libmd *md,
 		lnet_rsp_track(md->slot, exp);
 }
 
-/* The first ACK or REPLY (@type) @md waits for from @peer, or NULL. */
 /* Whether a request in @hdr waits for an answer, and which (*@type). */
 static bool lnet_msg_answer_type(const struct lnet_hdr *hdr, u32 *type)
 {
@@ -292,6 +291,7 @@ static bool lnet_msg_answer_type(const struct lnet_hdr *hdr, u32 *type)
 	return true;
 }
 
+/* The first ACK or REPLY (@type) @md waits for from @peer, or NULL. */
 static struct lnet_md_expect *lnet_md_expect_find(struct lnet_libmd *md,
 						  u32 type, lnet_nid_t peer)
 {
