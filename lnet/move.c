@@ -142,6 +142,17 @@ void lnet_ni_send(struct lnet_msg *msg)
 		return;
 	}
 	msg->confirm = lnet_msg_wants_confirm(msg);
+	/*
+	 * A link that is down would hold it until the LND's timeout (an
+	 * answer goes from the NI its request came to): another rail takes
+	 * it now (resend.c). lnet_link_changed() failed what the LND held.
+	 */
+	if (msg->confirm && test_bit(LNET_NI_LINK_DOWN, &ni->health_flags)) {
+		srcu_read_unlock(&lnet_core.lnd_srcu, idx);
+		lnet_msg_set_health(msg, LNET_MSG_STATUS_LOCAL_DROPPED);
+		lnet_finalize(msg, -ENETDOWN);
+		return;
+	}
 	trace_lnet_send(msg);
 	lnet_ni_stat_add(ni, send_count, 1);
 	lnet_ni_stat_add(ni, send_length, len);

@@ -7,8 +7,8 @@
  * resend going to the other rail, a PUT from the second NID matching an
  * ME that names the primary (and the event naming it too), a --non_mr
  * peer keeping one pair, what goes confirmed, a REPLY lost with its
- * connection waited for again, and a discovered peer's NIDs merged from
- * a ping info. Discovery is off (kunit.sh loads lnet so): the peers here are
+ * connection waited for again, a REPLY kept off a link that is down, and
+ * a discovered peer's NIDs merged from a ping info. Discovery is off (kunit.sh loads lnet so): the peers here are
  * configured, and the fake LND's peers answer no ping.
  */
 #include "fake_lnd.h"
@@ -342,6 +342,44 @@ static void mr_reply_lost_waits_again(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lnet_node_del(OTHER, LNET_NID_ANY, 0), 0);
 }
 
+/*
+ * A GET from the peer's second NID came to our NI on net 1 just as its
+ * link went down: the REPLY does not wait on that link, it goes from net
+ * 0 to the peer's primary NID (and the peer accepts it from there).
+ */
+static void mr_answer_leaves_link_down(struct kunit *test)
+{
+	struct mr_env *env = menv(test);
+	struct lnet_process_id any = { .nid = LNET_NID_ANY,
+				       .pid = LNET_PID_ANY };
+	u8 *src = kunit_kzalloc(test, 32, GFP_KERNEL);
+	struct lnet_msg *reply;
+	struct lnet_hdr hdr;
+
+	KUNIT_ASSERT_NOT_NULL(test, src);
+	wb_attach(test, wb_me(test, PT, any, 9, 0),
+		  wb_md(src, 32, LNET_MD_THRESH_INF, LNET_MD_OP_GET, NULL,
+			env->eqh));
+	set_bit(LNET_NI_LINK_DOWN, &fake.ni[1]->health_flags);
+	fake_hdr(&hdr, LNET_MSG_GET, 1, SECOND, 0);
+	hdr.src_pid = LNET_PID_LUSTRE;
+	hdr.msg.get.ptl_index = PT;
+	hdr.msg.get.match_bits = 9;
+	hdr.msg.get.sink_length = 32;
+	hdr.msg.get.return_wmd.wh_interface_cookie = 0xaa;
+	hdr.msg.get.return_wmd.wh_object_cookie = 0xbb;
+	KUNIT_EXPECT_EQ(test, lnet_parse(fake.ni[1], &hdr, SECOND, NULL,
+					 false), 0);
+	reply = fake_take_send(WB_WAIT_MS);
+	clear_bit(LNET_NI_LINK_DOWN, &fake.ni[1]->health_flags);
+	KUNIT_ASSERT_NOT_NULL(test, reply);
+	KUNIT_EXPECT_EQ(test, reply->hdr.type, (u32)LNET_MSG_REPLY);
+	KUNIT_EXPECT_PTR_EQ(test, reply->ni, fake.ni[0]);
+	KUNIT_EXPECT_EQ(test, reply->hdr.dest_nid, PRIM);
+	KUNIT_EXPECT_EQ(test, reply->retries, 1);
+	fake_done(reply, 0);
+}
+
 /* A --non_mr peer: always the NID asked for, from its net's NI. */
 static void mr_non_mr_one_pair(struct kunit *test)
 {
@@ -400,6 +438,7 @@ static struct kunit_case lnet_multirail_cases[] = {
 	KUNIT_CASE(mr_non_mr_one_pair),
 	KUNIT_CASE(mr_confirm_when_resendable),
 	KUNIT_CASE(mr_reply_lost_waits_again),
+	KUNIT_CASE(mr_answer_leaves_link_down),
 	KUNIT_CASE(mr_merge_nids),
 	{}
 };
