@@ -207,7 +207,7 @@ struct ksock_net {
 	atomic_t		nconns;
 	atomic_t		nbusy;		/* connd jobs and connreqs */
 
-	struct work_struct	link_work;	/* ksock_link_down() */
+	struct work_struct	link_work;	/* ksock_link_down_work() */
 };
 
 struct ksock_peer {
