@@ -289,8 +289,10 @@ int lnet_cpt_split_even(const struct cpumask *avail, int ncpt,
 		cpumask_clear(&masks[i]);
 
 	for_each_node(node)
-		for_each_cpu_and(cpu, cpumask_of_node(node), f.todo)
-			cpt_fill(&f, cpu);
+		for_each_cpu(cpu, avail)
+			if (cpu_to_node(cpu) == node &&
+			    cpumask_test_cpu(cpu, f.todo))
+				cpt_fill(&f, cpu);
 	/* CPUs that no node claims (possible in test masks) go last. */
 	for_each_cpu(cpu, f.todo)
 		cpt_fill(&f, cpu);
@@ -300,7 +302,11 @@ int lnet_cpt_split_even(const struct cpumask *avail, int ncpt,
 }
 LNET_EXPORT_FOR_TEST(lnet_cpt_split_even);
 
-/* One partition per online node that has CPUs in @avail. */
+/*
+ * One partition per online node that has CPUs in @avail. By cpu_to_node()
+ * rather than cpumask_of_node(): under NUMA emulation (numa=fake) a CPU is
+ * in the mask of every fake node of its physical one.
+ */
 static int cpt_split_nodes(const struct cpumask *avail, struct cpumask *masks,
 			   int max_cpts)
 {
@@ -310,7 +316,10 @@ static int cpt_split_nodes(const struct cpumask *avail, struct cpumask *masks,
 	for_each_online_node(node) {
 		if (n == max_cpts)
 			break;
-		cpumask_and(&masks[n], cpumask_of_node(node), avail);
+		cpumask_clear(&masks[n]);
+		for_each_cpu(cpu, avail)
+			if (cpu_to_node(cpu) == node)
+				cpumask_set_cpu(cpu, &masks[n]);
 		if (!cpumask_empty(&masks[n]))
 			n++;
 	}
@@ -330,13 +339,16 @@ static int cpt_split_nodes(const struct cpumask *avail, struct cpumask *masks,
 	return n;
 }
 
+/* The node most of @mask's CPUs are on (cpu_to_node(), as above). */
 static int cpt_best_node(const struct cpumask *mask)
 {
-	unsigned int weight, best_weight = 0;
+	unsigned int weight, best_weight = 0, cpu;
 	int node, best = NUMA_NO_NODE;
 
 	for_each_online_node(node) {
-		weight = cpumask_weight_and(mask, cpumask_of_node(node));
+		weight = 0;
+		for_each_cpu(cpu, mask)
+			weight += cpu_to_node(cpu) == node;
 		if (weight > best_weight) {
 			best = node;
 			best_weight = weight;
@@ -517,6 +529,18 @@ int lnet_cpt_node(int cpt)
 	return cpt_tab->nodes[cpt];
 }
 EXPORT_SYMBOL_GPL(lnet_cpt_node);
+
+int lnet_cpt_of_node(int node)
+{
+	int cpt;
+
+	if (node == NUMA_NO_NODE)
+		return -1;
+	for (cpt = 0; cpt < lnet_cpt_number(); cpt++)
+		if (lnet_cpt_node(cpt) == node)
+			return cpt;
+	return -1;
+}
 
 int lnet_cpt_of_nid(lnet_nid_t nid)
 {

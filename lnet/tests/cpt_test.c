@@ -375,15 +375,23 @@ static void cpt_current(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cpt, lnet_cpt_of_cpu(cpu));
 }
 
+/* Each partition's node is online and the node of some CPU of it. */
 static void cpt_nodes(struct kunit *test)
 {
+	unsigned int cpu, on_node;
 	int i, node;
 
 	for (i = 0; i < lnet_cpt_number(); i++) {
 		node = lnet_cpt_node(i);
-		if (node != NUMA_NO_NODE)
-			KUNIT_EXPECT_TRUE_MSG(test, node_online(node),
-					      "cpt %d node %d", i, node);
+		if (node == NUMA_NO_NODE)
+			continue;
+		KUNIT_EXPECT_TRUE_MSG(test, node_online(node),
+				      "cpt %d node %d", i, node);
+		on_node = 0;
+		for_each_cpu(cpu, lnet_cpt_cpumask(i))
+			on_node += cpu_to_node(cpu) == node;
+		KUNIT_EXPECT_GT_MSG(test, on_node, 0U, "cpt %d node %d", i,
+				    node);
 	}
 	KUNIT_EXPECT_EQ(test, lnet_cpt_node(-1), NUMA_NO_NODE);
 	KUNIT_EXPECT_EQ(test, lnet_cpt_node(lnet_cpt_number()), NUMA_NO_NODE);
