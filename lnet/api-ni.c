@@ -235,6 +235,7 @@ static struct lnet_ni *lnet_ni_alloc(struct lnet_lnd *lnd, u32 net_id,
 	if (!ni)
 		return NULL;
 	atomic_set(&ni->healthv, LNET_MAX_HEALTH);
+	ni->dev_node = NUMA_NO_NODE;
 	ni->stats = lnet_ni_stats_alloc();
 	if (!ni->stats)
 		goto fail_free;
@@ -495,6 +496,7 @@ out:
 	mutex_unlock(&lnet_core.api_mutex);
 	return rc;
 }
+LNET_EXPORT_FOR_TEST(lnet_ni_add);
 
 /**
  * lnet_ni_del() - take one NI down while LNet is running

@@ -498,13 +498,15 @@ int lnet_discover(lnet_nid_t nid, bool force, lnet_nid_t *nids,
  * lnet_discovery_push_all() - our ping info changed: push it to every
  *	Multi-Rail peer discovered (one whose discovery is under way pushes
  *	the new info at its end anyway)
+ * @last: discovery was just turned off; the info pushed says so, and the
+ *	peers stop taking us for Multi-Rail (spec: "Push")
  */
-void lnet_discovery_push_all(void)
+void lnet_discovery_push_all(bool last)
 {
 	struct lnet_peer_node *node;
 	bool push;
 
-	if (!lnet_discovery_enabled())
+	if (!last && !lnet_discovery_enabled())
 		return;
 	rcu_read_lock();
 	list_for_each_entry_rcu(node, &lnet_core.nodes, list) {

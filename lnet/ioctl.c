@@ -591,7 +591,7 @@ static int lnet_ioc_get_ni(struct lnet_ioc_ctx *ctx)
 	c->lic_status = READ_ONCE(ni->state) == LNET_NI_STATE_UP &&
 			!lnet_ni_says_down(ni) ?
 			LNET_IOCTL_NI_STATUS_UP : LNET_IOCTL_NI_STATUS_DOWN;
-	c->lic_dev_cpt = -1;	/* the device's NUMA node is not known */
+	c->lic_dev_cpt = lnet_cpt_of_node(ni->dev_node);
 	c->lic_pad = 0;
 	c->lic_pad2 = 0;
 	lnet_ioc_fill_tunables(ctx, ni);

@@ -51,7 +51,7 @@ static bool lnet_ni_link_set(struct lnet_ni *ni, bool up)
 }
 
 /* Another NI than @ni, with its link up, that a resend could take. */
-static bool lnet_ni_has_alternative_rcu(const struct lnet_ni *ni)
+bool lnet_ni_has_alternative_rcu(const struct lnet_ni *ni)
 {
 	struct lnet_ni *other;
 
@@ -80,6 +80,8 @@ void lnet_link_changed(const char *ifname, bool up)
 		    !lnet_ni_link_set(ni, up))
 			continue;
 		changed = true;
+		if (up)
+			lnet_recovery_ni_link_up(ni);
 		/*
 		 * What is on the cut link goes again on another rail now; with
 		 * no other rail it waits for this one, as it always did.

@@ -123,6 +123,25 @@ struct lnet_libmd *lnet_md_lookup(struct lnet_md_slot *slot, u64 cookie)
 	return n ? container_of(n, struct lnet_libmd, handle) : NULL;
 }
 
+/*
+ * NUMA node of the MD's first page: where a local NI is closest to it
+ * (select.c). Memory outside the direct map and vmalloc (module data) has
+ * none.
+ */
+static int lnet_md_first_node(const struct lnet_libmd *md)
+{
+	const void *addr = md->kvec.iov_base;
+	struct page *page = NULL;
+
+	if (md->niov)
+		page = md->bvec[0].bv_page;
+	else if (addr && is_vmalloc_addr(addr))
+		page = vmalloc_to_page(addr);
+	else if (addr && virt_addr_valid(addr))
+		page = virt_to_page(addr);
+	return page ? page_to_nid(page) : NUMA_NO_NODE;
+}
+
 /* Validate @umd and make an MD of it, holding its EQ; not yet hashed. */
 struct lnet_libmd *lnet_md_build(const struct lnet_md *umd,
 				 enum lnet_unlink unlink, int ptl_index)
@@ -172,6 +191,7 @@ struct lnet_libmd *lnet_md_build(const struct lnet_md *umd,
 		memcpy(md->bvec, bv, niov * sizeof(*bv));
 	md->kvec.iov_base = umd->start;
 	md->kvec.iov_len = length;
+	md->mem_node = lnet_md_first_node(md);
 	md->ptl_index = ptl_index;
 	if (unlink == LNET_UNLINK)
 		md->flags = LNET_MD_FL_AUTO_UNLINK;
@@ -690,6 +710,28 @@ int lnet_md_commit_wire(const struct lnet_handle_wire *wh,
 	}
 	spin_unlock_bh(&slot->lock);
 	return rc;
+}
+
+/*
+ * LNetPut/LNetGet, before the message is routed: the NUMA node of the
+ * bound MD @mdh's memory, or NUMA_NO_NODE (one node, or no such MD).
+ */
+int lnet_md_mem_node(struct lnet_handle_md mdh)
+{
+	struct lnet_md_slot *slot;
+	struct lnet_libmd *md;
+	int node = NUMA_NO_NODE;
+
+	if (num_online_nodes() < 2 ||
+	    lnet_cookie_type(mdh.cookie) != LNET_COOKIE_MD)
+		return NUMA_NO_NODE;
+	slot = lnet_md_slot_of(mdh.cookie);
+	spin_lock_bh(&slot->lock);
+	md = lnet_md_lookup(slot, mdh.cookie);
+	if (md)
+		node = md->mem_node;
+	spin_unlock_bh(&slot->lock);
+	return node;
 }
 
 /*

@@ -35,7 +35,7 @@ static struct lnet_ni *lnet_msg_select_rcu(struct lnet_msg *msg,
 		/* one NID: nothing to choose (and no net_lock to take) */
 		if (node && test_bit(LNET_NODE_MULTI_RAIL, &node->flags) &&
 		    READ_ONCE(node->nnids) > 1) {
-			ni = lnet_select_pair_rcu(node, &nid);
+			ni = lnet_select_pair_rcu(node, msg->md_node, &nid);
 			if (ni) {
 				*dst = nid;
 				return ni;
@@ -123,6 +123,20 @@ static bool lnet_msg_wants_confirm(const struct lnet_msg *msg)
 	return lnet_peer_has_other_nid(msg->hdr.dest_nid);
 }
 
+/* @msg, confirmed, is to go on @ni whose link is down; another's is up. */
+static bool lnet_msg_on_cut_rail(const struct lnet_msg *msg,
+				 const struct lnet_ni *ni)
+{
+	bool other;
+
+	if (!msg->confirm || !test_bit(LNET_NI_LINK_DOWN, &ni->health_flags))
+		return false;
+	rcu_read_lock();
+	other = lnet_ni_has_alternative_rcu(ni);
+	rcu_read_unlock();
+	return other;
+}
+
 /* Hand @msg to its NI's LND; any failure finalizes it. */
 void lnet_ni_send(struct lnet_msg *msg)
 {
@@ -145,9 +159,9 @@ void lnet_ni_send(struct lnet_msg *msg)
 	/*
 	 * A link that is down would hold it until the LND's timeout (an
 	 * answer goes from the NI its request came to): another rail takes
-	 * it now (resend.c). lnet_link_changed() failed what the LND held.
+	 * it now (resend.c). With no other rail up it waits for this one.
 	 */
-	if (msg->confirm && test_bit(LNET_NI_LINK_DOWN, &ni->health_flags)) {
+	if (lnet_msg_on_cut_rail(msg, ni)) {
 		srcu_read_unlock(&lnet_core.lnd_srcu, idx);
 		lnet_msg_set_health(msg, LNET_MSG_STATUS_LOCAL_DROPPED);
 		lnet_finalize(msg, -ENETDOWN);
@@ -260,7 +274,9 @@ void lnet_msg_reselect_answer(struct lnet_msg *msg)
 	ni = NULL;
 	if (node && test_bit(LNET_NODE_MULTI_RAIL, &node->flags) &&
 	    READ_ONCE(node->nnids) > 1) {
-		ni = lnet_select_pair_rcu(node, &nid);
+		ni = lnet_select_pair_rcu(node, msg->md ? msg->md->mem_node :
+							      NUMA_NO_NODE,
+					  &nid);
 		if (ni && !percpu_ref_tryget_live(&ni->ref))
 			ni = NULL;
 	}
@@ -310,7 +326,7 @@ static void lnet_msg_ev_send(struct lnet_msg *msg, unsigned int rlength)
 static struct lnet_msg *lnet_msg_new(lnet_nid_t self,
 				     struct lnet_process_id target,
 				     enum lnet_msg_type type, unsigned int portal,
-				     bool recovery, int *rc)
+				     bool recovery, int md_node, int *rc)
 {
 	struct lnet_msg *msg = lnet_msg_alloc(GFP_NOFS);
 
@@ -324,6 +340,7 @@ static struct lnet_msg *lnet_msg_new(lnet_nid_t self,
 	/* LNet's own traffic (ping, push) goes to exactly the NID named */
 	msg->mr_select = self == LNET_NID_ANY && !recovery &&
 			 portal != LNET_RESERVED_PORTAL;
+	msg->md_node = md_node;
 	msg->hdr.type = type;
 	msg->hdr.dest_nid = target.nid;
 	msg->hdr.dest_pid = target.pid;
@@ -364,7 +381,9 @@ static struct lnet_msg *lnet_msg_from_md(lnet_nid_t self,
 		*rc = -ENOENT;
 		return NULL;
 	}
-	msg = lnet_msg_new(self, target, type, portal, recovery, rc);
+	msg = lnet_msg_new(self, target, type, portal, recovery,
+			   self == LNET_NID_ANY ? lnet_md_mem_node(mdh) :
+						  NUMA_NO_NODE, rc);
 	if (!msg)
 		return NULL;
 	*rc = lnet_md_take(mdh, msg, len, answer);

@@ -34,6 +34,7 @@ struct lnet_msg *lnet_msg_alloc(gfp_t gfp)
 		return NULL;
 	INIT_LIST_HEAD(&msg->list);
 	INIT_LIST_HEAD(&msg->ev.link);
+	msg->md_node = NUMA_NO_NODE;
 	percpu_counter_inc(&lnet_core.msg_count);
 	/* a high-water mark for debugfs, as approximate as the counter */
 	n = percpu_counter_read(&lnet_core.msg_count);

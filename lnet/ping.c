@@ -247,21 +247,29 @@ void lnet_ping_target_fini(void)
 }
 
 /*
- * An NI's health crossed 0 or came back to full: rewrite the statuses in
- * the posted info. Under api_mutex the NI list is the one the info was
- * built from; a REPLY reading the info meanwhile sends the old or the new
- * status word, either of them whole.
+ * An NI's health crossed 0 or came back to full, or discovery was turned
+ * on or off: rewrite the statuses and the features in the posted info.
+ * Under api_mutex the NI list is the one the info was built from; a REPLY
+ * reading the info meanwhile sends the old or the new status word, either
+ * of them whole. Lustre pushes the info without DISCOVERY before the flag
+ * flips; here the flag flips first, which only means that no discovery
+ * starts in between.
  */
 static void lnet_ping_status_refresh(struct work_struct *work)
 {
+	bool discovery_off = false;
 	struct lnet_ping_info *info;
 	struct lnet_ni *ni;
 	unsigned int i = 0;
+	u32 was;
 
 	mutex_lock(&lnet_core.api_mutex);
 	if (lnet_core.ping.cur) {
 		info = lnet_core.ping.cur->info;
+		was = info->features;
 		WRITE_ONCE(info->features, lnet_ping_features());
+		discovery_off = (was & LNET_PING_FEAT_DISCOVERY) &&
+				!(info->features & LNET_PING_FEAT_DISCOVERY);
 		list_for_each_entry(ni, &lnet_core.nis, list) {
 			if (i && i < info->nnis)
 				info->ni[i].status = lnet_ni_ping_status(ni);
@@ -269,6 +277,8 @@ static void lnet_ping_status_refresh(struct work_struct *work)
 		}
 		lnet_ping_copy_set(info, lnet_core.ping.cur->size);
 	}
+	if (discovery_off)
+		lnet_discovery_push_all(true);
 	mutex_unlock(&lnet_core.api_mutex);
 }
 
@@ -308,7 +318,7 @@ int lnet_ping_target_update(void)
 	atomic_inc(&lnet_core.ping.retiring);
 	WRITE_ONCE(old->retired, true);
 	LNetMEUnlink(old->meh);		/* its UNLINK event frees it */
-	lnet_discovery_push_all();
+	lnet_discovery_push_all(false);
 	return 0;
 }
 

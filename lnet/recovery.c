@@ -17,7 +17,9 @@
  *
  * Back-off: the first ping goes at once; after the n-th the next is due
  * 2^n s later, or max_recovery_ping_interval s once 2^n would pass
- * it: 2, 4, ..., 512, 900, 900, ... with the defaults.
+ * it: 2, 4, ..., 512, 900, 900, ... with the defaults. A local NI whose
+ * link is down (link.c) is not pinged until the link returns; then at
+ * once, the back-off started over.
  *
  * The console says which NIDs are in recovery: per queue, up to
  * LNET_RECOVERY_SHOWN of them when it first holds anything, then again
@@ -149,6 +151,19 @@ void lnet_recovery_queue_ni(struct lnet_ni *ni)
 	spin_unlock_bh(&lnet_recovery_lock);
 }
 
+/*
+ * @ni's link is back: if it is queued, its ping (held back while the link
+ * was down, see lnet_recovery_scan()) is due now, back-off started over.
+ */
+void lnet_recovery_ni_link_up(struct lnet_ni *ni)
+{
+	spin_lock_bh(&lnet_recovery_lock);
+	if (lnet_recovery_running && !list_empty(&ni->recovery.list))
+		lnet_recovery_kick_locked(&ni->recovery);
+	spin_unlock_bh(&lnet_recovery_lock);
+}
+LNET_EXPORT_FOR_TEST(lnet_recovery_ni_link_up);
+
 /* recovery_limit: whether @peer has been silent too long to recover. */
 static bool lnet_recovery_peer_expired(const struct lnet_peer *peer,
 				       unsigned long now)
@@ -236,6 +251,12 @@ static unsigned int lnet_recovery_scan(struct lnet_recovery_target *due,
 			continue;
 		}
 		lnet_recovery_report_add(rep->nis, &rep->nni, ni->nid);
+		/*
+		 * Its own ping would come back through the host's loopback
+		 * route and make it whole while its link is cut.
+		 */
+		if (test_bit(LNET_NI_LINK_DOWN, &ni->health_flags))
+			continue;
 		if (r->pending || n == max || time_before(now, r->next_ping))
 			continue;
 		lnet_recovery_due_locked(r, now);

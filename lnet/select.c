@@ -7,16 +7,18 @@
  *
  * The network first, among those both sides have: the best health of the
  * peer's NIDs there, then the best health of our NIs there, then round
- * robin. On that network our NI: up with its link, health, free send
- * credits, least recently chosen. Then the peer's NID there: health, free
- * credits, least recently chosen. No UDSP rules and no NUMA distance: this
- * LNet has neither (the numa_range tunable accepts only 0).
+ * robin. On that network our NI: up with its link, health, NUMA distance
+ * from the MD's memory to the NI's device (distances up to numa_range count
+ * as one), free send credits, least recently chosen. Then the peer's NID
+ * there: health, free credits, least recently chosen. No UDSP rules: this
+ * LNet has none.
  *
  * Reads credits and health without their locks but under net_lock for the
  * peers: a choice made on a value a moment old is as good as any.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/topology.h>
 #include <linux/lnet/lib-lnet.h>
 
 struct lnet_sel_net {
@@ -53,22 +55,45 @@ static int lnet_sel_local_health(u32 net)
 	return best;
 }
 
-/* Our best NI on @net: usable, healthiest, most credits, least used. */
-static struct lnet_ni *lnet_sel_ni(u32 net)
+/*
+ * How far @ni's device is from memory on @md_node; distances up to
+ * numa_range count as equal. An unknown node at either end (no MD, a
+ * device without one) counts as near: no NI is passed over for want of
+ * knowing.
+ */
+static int lnet_sel_distance(const struct lnet_ni *ni, int md_node)
+{
+	int range = lnet_tunable(&lnet_numa_range);
+	int d = LOCAL_DISTANCE;
+
+	if (md_node != NUMA_NO_NODE && ni->dev_node != NUMA_NO_NODE)
+		d = node_distance(md_node, ni->dev_node);
+	return max(d, range);
+}
+
+/*
+ * Our best NI on @net: usable, healthiest, nearest @md_node, most credits,
+ * least used.
+ */
+static struct lnet_ni *lnet_sel_ni(u32 net, int md_node)
 {
 	struct lnet_ni *ni, *best = NULL;
-	int h, bh = -1;
+	int h, d, bh = -1, bd = 0;
 
 	list_for_each_entry_rcu(ni, &lnet_core.nis, list) {
 		if (LNET_NIDNET(ni->nid) != net || !lnet_ni_usable(ni))
 			continue;
 		h = atomic_read(&ni->healthv);
+		d = lnet_sel_distance(ni, md_node);
 		if (!best || h > bh ||
-		    (h == bh && (ni->tx_credits > best->tx_credits ||
-				 (ni->tx_credits == best->tx_credits &&
-				  ni->sel_seq < best->sel_seq)))) {
+		    (h == bh && (d < bd ||
+				 (d == bd &&
+				  (ni->tx_credits > best->tx_credits ||
+				   (ni->tx_credits == best->tx_credits &&
+				    ni->sel_seq < best->sel_seq)))))) {
 			best = ni;
 			bh = h;
+			bd = d;
 		}
 	}
 	return best;
@@ -103,6 +128,7 @@ static lnet_nid_t lnet_sel_peer_nid(const struct lnet_peer_node *node,
 /**
  * lnet_select_pair_rcu() - choose our NI and @node's NID for a message
  * @node: a Multi-Rail peer node
+ * @md_node: NUMA node of the message's memory, or NUMA_NO_NODE
  * @nid: set to the peer NID chosen
  *
  * Context: rcu_read_lock() (the NI list); takes net_lock.
@@ -111,7 +137,7 @@ static lnet_nid_t lnet_sel_peer_nid(const struct lnet_peer_node *node,
  * a network where we have a usable NI.
  */
 struct lnet_ni *lnet_select_pair_rcu(struct lnet_peer_node *node,
-				     lnet_nid_t *nid)
+				     int md_node, lnet_nid_t *nid)
 {
 	struct lnet_sel_net nets[LNET_NODE_MAX_NIDS], *best = NULL;
 	unsigned int i, j, nnets = 0, nties = 0, pick;
@@ -161,7 +187,7 @@ struct lnet_ni *lnet_select_pair_rcu(struct lnet_peer_node *node,
 			if (!pick--)
 				break;
 		}
-		ni = lnet_sel_ni(nets[i].net);
+		ni = lnet_sel_ni(nets[i].net, md_node);
 		*nid = lnet_sel_peer_nid(node, nets[i].net);
 		if (ni) {
 			struct lnet_peer *peer = lnet_peer_find_locked(*nid);

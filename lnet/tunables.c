@@ -7,10 +7,6 @@
  *   through lnet_int_param_ops, which rejects anything but a decimal (or
  *   0x-prefixed) integer within the tunable's range with -EINVAL, so the
  *   stored value is always valid. The ranges are the ones lnetctl accepts.
- *   This LNet has no NUMA-aware selection
- *   yet: the tunable of that accepts
- *   only its default (-EOPNOTSUPP and a message saying why otherwise,
- *   at load as at run time), so no admin believes a setting took effect.
  *   The two Lustre deprecated (recovery_interval, router_sensitivity) are
  *   accepted and ignored with a warning, as Lustre does.
  * - lnet_lnd_timeout (0444), derived from transaction_timeout and
@@ -34,10 +30,9 @@
  * lnet_int_param_check() - parse and range-check a tunable's new value
  * @p: the tunable (its range)
  * @val: the text written (a trailing newline is accepted)
- * @out: the value, on success (and for -EOPNOTSUPP, to name it)
+ * @out: the value, on success
  *
- * Return: 0, -EINVAL (not an integer in range) or -EOPNOTSUPP (an inert
- * tunable's value other than its default).
+ * Return: 0 or -EINVAL (not an integer in range).
  */
 int lnet_int_param_check(const struct lnet_int_param *p, const char *val,
 			 int *out)
@@ -49,8 +44,6 @@ int lnet_int_param_check(const struct lnet_int_param *p, const char *val,
 	if (v < p->min || v > p->max)
 		return -EINVAL;
 	*out = v;
-	if (p->inert && v != p->def)
-		return -EOPNOTSUPP;
 	return 0;
 }
 LNET_EXPORT_FOR_TEST(lnet_int_param_check);
@@ -92,11 +85,6 @@ static int lnet_int_param_set(const char *val, const struct kernel_param *kp)
 	int v, rc;
 
 	rc = lnet_int_param_check(p, val, &v);
-	if (rc == -EOPNOTSUPP) {
-		pr_warn("%s=%d refused: %s; only %d is accepted\n",
-			kp->name, v, p->inert, p->def);
-		return rc;
-	}
 	if (rc) {
 		pr_warn("%s: '%s' is not an integer in %d..%d\n",
 			kp->name, val, p->min, p->max);
@@ -137,25 +125,21 @@ static const struct kernel_param_ops lnet_int_param_ops = {
 	.get	= lnet_int_param_get,
 };
 
-#define LNET_TUNABLE_FULL(var, name, dflt, lo, hi, why, old, desc)	\
+#define LNET_TUNABLE_FULL(var, name, dflt, lo, hi, old, desc)		\
 	struct lnet_int_param var = { .value = (dflt), .min = (lo),	\
 				      .max = (hi), .def = (dflt),	\
-				      .inert = (why), .deprecated = (old) }; \
+				      .deprecated = (old) };		\
 	module_param_cb(name, &lnet_int_param_ops, &var, 0644);	\
 	MODULE_PARM_DESC(name, desc " [" #lo ".." #hi "]")
 #define LNET_TUNABLE(var, name, dflt, lo, hi, desc)			\
-	LNET_TUNABLE_FULL(var, name, dflt, lo, hi, NULL, false, desc)
-/* only the default is accepted: @why names what is missing */
-#define LNET_TUNABLE_INERT(var, name, dflt, lo, hi, why, desc)		\
-	LNET_TUNABLE_FULL(var, name, dflt, lo, hi, why, false,		\
-			  desc " (only " #dflt ": " why ")")
+	LNET_TUNABLE_FULL(var, name, dflt, lo, hi, false, desc)
 #define LNET_TUNABLE_DEPRECATED(var, name, dflt, lo, hi, desc)		\
-	LNET_TUNABLE_FULL(var, name, dflt, lo, hi, NULL, true,		\
+	LNET_TUNABLE_FULL(var, name, dflt, lo, hi, true,		\
 			  desc " (deprecated: writes are ignored)")
 
-LNET_TUNABLE_INERT(lnet_numa_range, lnet_numa_range, 0, 0, INT_MAX,
-		   "NI selection is not NUMA-aware yet",
-		   "NUMA distance within which NIs count as equally close");
+LNET_TUNABLE(lnet_numa_range, lnet_numa_range, 0, 0, INT_MAX,
+	     "NUMA distance up to which a local NI counts as near the message's memory as the nearest (node_distance() units: 10 local, 20 one hop on most machines)");
+LNET_EXPORT_FOR_TEST(lnet_numa_range);
 LNET_TUNABLE(lnet_interfaces_max, lnet_interfaces_max,
 	     LNET_INTERFACES_MAX_DEFAULT, LNET_INTERFACES_MIN, INT_MAX,
 	     "most NIs a peer's ping info may list (a longer one is refused), and most NIs a ping of ours asks for");

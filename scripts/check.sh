@@ -134,8 +134,9 @@ if [ "$mode" = check ]; then
 			--timeout 300 --expect "$expect" \
 			--script "$top/tests/scenarios/selfcheck.sh" --arg "$what"
 	done
+	# two fake NUMA nodes 20 apart: Multi-Rail's choice by NUMA distance
 	step kunit guest --suite kunit --kernel debug --guests 1 --timeout 900 --mem 2048 \
-		--smp 2 --kernel-arg possible_cpus=8 \
+		--smp 2 --kernel-arg possible_cpus=8 --kernel-arg numa=fake=2:10,20,20,10 \
 		--script "$top/tests/scenarios/kunit.sh"
 	step smoke-debug guest --suite smoke-debug --kernel debug --guests 2 --timeout 300 \
 		--script "$top/tests/scenarios/smoke.sh"

@@ -9,7 +9,7 @@ make -s modules-debug
 make -s tools >/dev/null
 rc=0
 build/tools/vmtest/lnet-vmtest --suite kunit --kernel debug --guests 1 --timeout 900 \
-	--mem 2048 --smp 2 --kernel-arg possible_cpus=8 \
+	--mem 2048 --smp 2 --kernel-arg possible_cpus=8 --kernel-arg numa=fake=2:10,20,20,10 \
 	--script "$top/tests/scenarios/kunit.sh" "$@" || rc=$?
 for f in build/vmtest/kunit/g0/kunit/*.ktap; do
 	[ -f "$f" ] || continue

@@ -176,6 +176,7 @@ static int kib_startup(struct lnet_ni *ni)
 	rc = kib_listen(net);
 	if (rc)
 		goto fail_free;
+	lnet_ni_set_dev_node(ni, dev_to_node(&net->ibdev->dev));
 	rc = kib_pool_init(net);
 	if (rc)
 		goto fail_listener;

@@ -207,6 +207,7 @@ static int ksock_startup(struct lnet_ni *ni)
 	if (rc)
 		goto fail_free;
 	lnet_ni_set_addr(ni, ntohl(net->ip));
+	lnet_ni_set_dev_node(ni, ksock_net_dev_node(net));
 	lnet_ni_set_credits(ni, ksock_credits, ksock_peer_credits);
 
 	mutex_lock(&ksock_data.mutex);

@@ -505,6 +505,7 @@ void ksock_conn_install_callbacks(struct ksock_conn *conn);
 void ksock_conn_restore_callbacks(struct ksock_conn *conn);
 bool ksock_sock_zc_capable(struct socket *sock);
 int ksock_net_pick_iface(struct ksock_net *net, const char *name);
+int ksock_net_dev_node(struct ksock_net *net);
 int ksock_net_tunables(struct ksock_net *net, struct lnet_lnd_tunables *t);
 void ksock_set_conns_per_peer(struct lnet_ni *ni, unsigned int conns);
 

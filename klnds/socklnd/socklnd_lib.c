@@ -58,6 +58,19 @@ static int ksock_net_default_conns_per_peer(struct ksock_net *net)
 	return cpp;
 }
 
+/* The NUMA node of the device behind @net's interface. */
+int ksock_net_dev_node(struct ksock_net *net)
+{
+	struct net_device *dev;
+	int node;
+
+	rtnl_lock();
+	dev = __dev_get_by_name(&init_net, net->ifname);
+	node = dev ? dev_to_node(&dev->dev) : NUMA_NO_NODE;
+	rtnl_unlock();
+	return node;
+}
+
 /**
  * ksock_net_pick_iface() - the NI's interface, IPv4 address and bulk
  *	connections per peer

@@ -16,12 +16,16 @@ struct fake_lnd fake;
 static int fake_startup(struct lnet_ni *ni)
 {
 	unsigned int n = LNET_NETNUM(lnet_ni_net(ni));
+	bool second = !strcmp(lnet_ni_iface(ni), FAKE_SECOND_IFACE);
 
 	if (n >= FAKE_MAX_NETS)
 		return -EINVAL;
-	lnet_ni_set_addr(ni, FAKE_MY_ADDR);
+	lnet_ni_set_addr(ni, FAKE_MY_ADDR + second);
 	spin_lock_bh(&fake.lock);
-	fake.ni[n] = ni;
+	if (second)
+		fake.ni2[n] = ni;
+	else
+		fake.ni[n] = ni;
 	fake.nstartup++;
 	spin_unlock_bh(&fake.lock);
 	return 0;
@@ -49,7 +53,10 @@ static void fake_shutdown(struct lnet_ni *ni)
 	fake.nheld = 0;
 	list_for_each_entry(tx, &fake.held, list)
 		fake.nheld++;
-	fake.ni[LNET_NETNUM(lnet_ni_net(ni))] = NULL;
+	if (fake.ni2[LNET_NETNUM(lnet_ni_net(ni))] == ni)
+		fake.ni2[LNET_NETNUM(lnet_ni_net(ni))] = NULL;
+	else
+		fake.ni[LNET_NETNUM(lnet_ni_net(ni))] = NULL;
 	fake.nshutdown++;
 	spin_unlock_bh(&fake.lock);
 

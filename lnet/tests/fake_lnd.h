@@ -16,6 +16,8 @@
 #define FAKE_MAX_NETS	4
 #define FAKE_MY_ADDR	1		/* our NIs are <1@fake n> */
 #define FAKE_PEER(n, a)	FAKE_NID(n, 100 + (a))
+/* an NI on this interface is a second one on its net: <2@fake n> */
+#define FAKE_SECOND_IFACE	"second"
 
 enum fake_send_mode {
 	FAKE_SEND_HOLD,		/* keep the message until the test finalizes it */
@@ -35,6 +37,7 @@ struct fake_lnd {
 	spinlock_t		lock;
 	wait_queue_head_t	wq;
 	struct lnet_ni		*ni[FAKE_MAX_NETS];
+	struct lnet_ni		*ni2[FAKE_MAX_NETS];	/* FAKE_SECOND_IFACE */
 	enum fake_send_mode	send_mode;
 	int			send_rc;
 	int			recv_rc;	/* returned by recv() if < 0 */

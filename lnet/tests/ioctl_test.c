@@ -403,13 +403,6 @@ static void tunable_ranges(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lnet_int_param_check(&p, NULL, &v), -EINVAL);
 	KUNIT_EXPECT_EQ(test, v, 0);	/* untouched by the failures */
 	KUNIT_EXPECT_EQ(test, p.value, 2);
-
-	/* a tunable of a feature not implemented: its default only */
-	p.def = 2;
-	p.inert = "not implemented";
-	KUNIT_EXPECT_EQ(test, lnet_int_param_check(&p, "2", &v), 0);
-	KUNIT_EXPECT_EQ(test, lnet_int_param_check(&p, "3", &v), -EOPNOTSUPP);
-	KUNIT_EXPECT_EQ(test, lnet_int_param_check(&p, "1001", &v), -EINVAL);
 }
 
 static const struct lnet_ipif node_ifs[] = {

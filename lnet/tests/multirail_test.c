@@ -7,9 +7,11 @@
  * resend going to the other rail, a PUT from the second NID matching an
  * ME that names the primary (and the event naming it too), a --non_mr
  * peer keeping one pair, what goes confirmed, a REPLY lost with its
- * connection waited for again, a REPLY kept off a link that is down, and
- * a discovered peer's NIDs merged from a ping info. Discovery is off (kunit.sh loads lnet so): the peers here are
- * configured, and the fake LND's peers answer no ping.
+ * connection waited for again, a REPLY kept off a link that is down, a
+ * discovered peer's NIDs merged from a ping info, and the NUMA distance
+ * choosing between two NIs of one net. Discovery is off (kunit.sh loads
+ * lnet so): the peers here are configured, and the fake LND's peers
+ * answer no ping.
  */
 #include "fake_lnd.h"
 #include "wb_util.h"
@@ -26,6 +28,7 @@ struct mr_env {
 	int			retry_count;
 	int			sensitivity;
 	int			discovery_disabled;
+	int			numa_range;
 };
 
 static struct mr_env *menv(struct kunit *test)
@@ -44,6 +47,7 @@ static int mr_init(struct kunit *test)
 	env->retry_count = lnet_tunable(&lnet_retry_count);
 	env->sensitivity = lnet_tunable(&lnet_health_sensitivity);
 	env->discovery_disabled = lnet_tunable(&lnet_peer_discovery_disabled);
+	env->numa_range = lnet_tunable(&lnet_numa_range);
 	WRITE_ONCE(lnet_retry_count.value, 2);
 	WRITE_ONCE(lnet_health_sensitivity.value, 100);
 	WRITE_ONCE(lnet_peer_discovery_disabled.value, 1);
@@ -66,6 +70,7 @@ static void mr_exit(struct kunit *test)
 		WRITE_ONCE(lnet_health_sensitivity.value, env->sensitivity);
 		WRITE_ONCE(lnet_peer_discovery_disabled.value,
 			   env->discovery_disabled);
+		WRITE_ONCE(lnet_numa_range.value, env->numa_range);
 	}
 	fake.send_mode = FAKE_SEND_HOLD;
 	fake_finish_held(-ESHUTDOWN);
@@ -184,6 +189,89 @@ static void mr_health_steers(struct kunit *test)
 		fake_done(msg, 0);
 	}
 	mr_set_peer_health(SECOND, LNET_MAX_HEALTH);
+}
+
+/* Which of @nis sent @msgs PUTs of @buf; each PUT is then completed. */
+static void mr_count_nis(struct kunit *test, void *buf, int msgs,
+			 struct lnet_ni *nis[2], int n[2])
+{
+	struct mr_env *env = menv(test);
+	struct lnet_msg *msg;
+	int i;
+
+	n[0] = 0;
+	n[1] = 0;
+	for (i = 0; i < msgs; i++) {
+		msg = fake_put_held(test, env->eqh, buf, 64, PRIM, PT);
+		if (msg->ni == nis[0])
+			n[0]++;
+		else if (msg->ni == nis[1])
+			n[1]++;
+		fake_done(msg, 0);
+	}
+}
+
+/*
+ * Two NIs on net 0 whose devices sit on NUMA nodes 0 and 1 (kunit.sh
+ * boots two fake nodes 20 apart): a PUT goes from the NI near its
+ * memory; with numa_range covering the distance they take turns; a
+ * device of unknown node counts as near.
+ */
+static void mr_numa_distance(struct kunit *test)
+{
+	struct lnet_net_config cfg = { .net_id = FAKE_NET(0), .n_ifaces = 1 };
+	int i, n[2];
+	struct page *page[2] = { NULL, NULL };
+	struct lnet_ni *nis[2];
+	void *buf[2];
+	lnet_nid_t nid;
+
+	if (num_online_nodes() < 2 || !node_state(1, N_MEMORY) ||
+	    node_distance(0, 1) <= LOCAL_DISTANCE) {
+		KUNIT_FAIL(test, "needs NUMA nodes 0 and 1 apart, with memory (numa=fake=2:10,20,20,10)");
+		return;
+	}
+	strscpy(cfg.ifaces[0], FAKE_SECOND_IFACE, IFNAMSIZ);
+	KUNIT_ASSERT_EQ(test, lnet_ni_add(&cfg, NULL, &nid), 0);
+	KUNIT_ASSERT_NOT_NULL(test, fake.ni2[0]);
+	nis[0] = fake.ni[0];
+	nis[1] = fake.ni2[0];
+	nis[0]->dev_node = 0;
+	nis[1]->dev_node = 1;
+	/* net 0 it is: the peer's NID on net 1 is unwell */
+	for (i = 0; i < 3; i++)
+		fake_done(mr_put(test, PRIM), 0);
+	mr_set_peer_health(SECOND, LNET_MAX_HEALTH / 2);
+
+	for (i = 0; i < 2; i++) {
+		page[i] = alloc_pages_node(i, GFP_KERNEL | __GFP_THISNODE, 0);
+		if (!page[i])
+			goto out;
+		buf[i] = page_address(page[i]);
+	}
+	mr_count_nis(test, buf[0], 4, nis, n);
+	KUNIT_EXPECT_EQ(test, n[0], 4);
+	mr_count_nis(test, buf[1], 4, nis, n);
+	KUNIT_EXPECT_EQ(test, n[1], 4);
+
+	WRITE_ONCE(lnet_numa_range.value, node_distance(0, 1));
+	mr_count_nis(test, buf[1], 4, nis, n);
+	KUNIT_EXPECT_EQ(test, n[0], 2);
+	KUNIT_EXPECT_EQ(test, n[1], 2);
+	WRITE_ONCE(lnet_numa_range.value, 0);
+
+	nis[1]->dev_node = NUMA_NO_NODE;
+	mr_count_nis(test, buf[0], 4, nis, n);
+	KUNIT_EXPECT_EQ(test, n[0], 2);
+	KUNIT_EXPECT_EQ(test, n[1], 2);
+	mr_count_nis(test, buf[1], 4, nis, n);
+	KUNIT_EXPECT_EQ(test, n[1], 4);
+out:
+	KUNIT_EXPECT_NOT_NULL(test, page[0]);
+	KUNIT_EXPECT_NOT_NULL(test, page[1]);
+	for (i = 0; i < 2; i++)
+		if (page[i])
+			__free_page(page[i]);
 }
 
 /* A send failed on one rail goes again on the other; one event, OK. */
@@ -346,19 +434,21 @@ static void mr_reply_lost_waits_again(struct kunit *test)
  * A GET from the peer's second NID came to our NI on net 1 just as its
  * link went down: the REPLY does not wait on that link, it goes from net
  * 0 to the peer's primary NID (and the peer accepts it from there).
+ * With both links down it waits on its own.
  */
 static void mr_answer_leaves_link_down(struct kunit *test)
 {
 	struct mr_env *env = menv(test);
 	struct lnet_process_id any = { .nid = LNET_NID_ANY,
 				       .pid = LNET_PID_ANY };
-	u8 *src = kunit_kzalloc(test, 32, GFP_KERNEL);
+	u8 *src = kunit_kzalloc(test, 64, GFP_KERNEL);
 	struct lnet_msg *reply;
 	struct lnet_hdr hdr;
 
 	KUNIT_ASSERT_NOT_NULL(test, src);
+	/* room for two GETs of 32 bytes (the MD's offset is its own) */
 	wb_attach(test, wb_me(test, PT, any, 9, 0),
-		  wb_md(src, 32, LNET_MD_THRESH_INF, LNET_MD_OP_GET, NULL,
+		  wb_md(src, 64, LNET_MD_THRESH_INF, LNET_MD_OP_GET, NULL,
 			env->eqh));
 	set_bit(LNET_NI_LINK_DOWN, &fake.ni[1]->health_flags);
 	fake_hdr(&hdr, LNET_MSG_GET, 1, SECOND, 0);
@@ -377,6 +467,20 @@ static void mr_answer_leaves_link_down(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, reply->ni, fake.ni[0]);
 	KUNIT_EXPECT_EQ(test, reply->hdr.dest_nid, PRIM);
 	KUNIT_EXPECT_EQ(test, reply->retries, 1);
+	fake_done(reply, 0);
+
+	/* with every link down it waits for its own (the LND holds it) */
+	set_bit(LNET_NI_LINK_DOWN, &fake.ni[0]->health_flags);
+	set_bit(LNET_NI_LINK_DOWN, &fake.ni[1]->health_flags);
+	KUNIT_EXPECT_EQ(test, lnet_parse(fake.ni[1], &hdr, SECOND, NULL,
+					 false), 0);
+	reply = fake_take_send(WB_WAIT_MS);
+	clear_bit(LNET_NI_LINK_DOWN, &fake.ni[0]->health_flags);
+	clear_bit(LNET_NI_LINK_DOWN, &fake.ni[1]->health_flags);
+	KUNIT_ASSERT_NOT_NULL(test, reply);
+	KUNIT_EXPECT_PTR_EQ(test, reply->ni, fake.ni[1]);
+	KUNIT_EXPECT_EQ(test, reply->hdr.dest_nid, SECOND);
+	KUNIT_EXPECT_EQ(test, reply->retries, 0);
 	fake_done(reply, 0);
 }
 
@@ -433,6 +537,7 @@ static struct kunit_case lnet_multirail_cases[] = {
 	KUNIT_CASE(mr_configure_rules),
 	KUNIT_CASE(mr_round_robin),
 	KUNIT_CASE(mr_health_steers),
+	KUNIT_CASE(mr_numa_distance),
 	KUNIT_CASE(mr_resend_other_rail),
 	KUNIT_CASE(mr_rx_initiator_is_primary),
 	KUNIT_CASE(mr_non_mr_one_pair),

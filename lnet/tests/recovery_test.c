@@ -5,8 +5,8 @@
  * which NIs and peers are queued (a peer only once it was alive, and not
  * once recovery_limit has passed), the recovery ping itself (a GET of the
  * ping info to the exact NID, a local NI's own one sent out through that
- * NI), what its REPLY gives back, and entries leaving the queue at full
- * health.
+ * NI), what its REPLY gives back, an NI whose link is down not pinged
+ * until it returns, and entries leaving the queue at full health.
  */
 #include <linux/delay.h>
 #include "fake_lnd.h"
@@ -234,6 +234,37 @@ static void recovery_local_ni(struct kunit *test)
 }
 
 /*
+ * An NI whose link is down stays queued but is not pinged (its ping would
+ * come back through the host's loopback route); when the link returns it
+ * is pinged at once.
+ */
+static void recovery_link_down_waits(struct kunit *test)
+{
+	lnet_nid_t me = fake.ni[0]->nid;
+	struct lnet_msg *msg;
+
+	set_bit(LNET_NI_LINK_DOWN, &fake.ni[0]->health_flags);
+	WRITE_ONCE(lnet_recovery_paused, false);
+	KUNIT_ASSERT_EQ(test, lnet_ni_set_health(me, false, 0), 0);
+	KUNIT_EXPECT_EQ(test, queue_of(test, LNET_HEALTH_LOCAL_NI)->rl_total,
+			1U);
+	/* two passes of the monitor */
+	msg = fake_take_send(2500);
+	KUNIT_EXPECT_PTR_EQ_MSG(test, msg, NULL,
+				"an NI whose link is down was pinged");
+	if (msg)
+		fake_done(msg, -ENETDOWN);
+	KUNIT_EXPECT_EQ(test, queue_of(test, LNET_HEALTH_LOCAL_NI)->rl_total,
+			1U);
+	KUNIT_EXPECT_EQ(test, atomic_read(&fake.ni[0]->healthv), 0);
+
+	clear_bit(LNET_NI_LINK_DOWN, &fake.ni[0]->health_flags);
+	lnet_recovery_ni_link_up(fake.ni[0]);
+	msg = take_ping(test, me);
+	ping_replied(test, msg, me);
+}
+
+/*
  * A peer is queued only once it was alive, and not once it has been
  * silent for longer than recovery_limit.
  */
@@ -338,6 +369,7 @@ static struct kunit_case lnet_recovery_cases[] = {
 	KUNIT_CASE(recovery_backoff_sequence),
 	KUNIT_CASE(recovery_console_schedule),
 	KUNIT_CASE(recovery_local_ni),
+	KUNIT_CASE(recovery_link_down_waits),
 	KUNIT_CASE(recovery_peer_rules),
 	KUNIT_CASE(recovery_peer_ping),
 	KUNIT_CASE(recovery_max_interval),

@@ -317,14 +317,10 @@ lc_ok "set transaction_timeout 100" set transaction_timeout 100
 lc_has "global show: transaction_timeout 100" "transaction_timeout: 100" global show
 t_check "lnet_transaction_timeout parameter is 100" test "$(param lnet_transaction_timeout)" = 100
 lc_ok "set transaction_timeout 150" set transaction_timeout 150
-# what tunes a feature not implemented yet is refused, not stored: its
-# default only (a site's exported defaults still import)
-lc_ok "set numa_range 0 (its default)" set numa_range 0
-lc_err "set numa_range 1: EOPNOTSUPP (NI selection not NUMA-aware yet)" 95 set numa_range 1
-t_check "... says why" grep -q "accepts only its default" "$ERR"
-t_check "... and the kernel log names the tunable" \
-	sh -c "dmesg | grep -q 'lnet_numa_range=1 refused: NI selection is not NUMA-aware yet; only 0 is accepted'"
-lc_has "global show: numa_range still 0" "numa_range: 0" global show
+lc_ok "set numa_range 30 (NIs up to distance 30 count as near)" set numa_range 30
+lc_has "global show: numa_range 30" "numa_range: 30" global show
+t_check "lnet_numa_range parameter is 30" test "$(param lnet_numa_range)" = 30
+lc_ok "set numa_range 0 (back to its default)" set numa_range 0
 lc_ok "set drop_asym_route 1 (asymmetric routes are checked)" set drop_asym_route 1
 lc_has "global show: drop_asym_route 1" "drop_asym_route: 1" global show
 lc_ok "set drop_asym_route 0 (back to its default)" set drop_asym_route 0
@@ -368,7 +364,7 @@ write_refused() {
 	fi
 	t_check "$1 unchanged after the refused write" test "$(param "$1")" = "$before"
 }
-write_refused lnet_numa_range 1 "no effect yet"
+write_refused lnet_numa_range -1 "below its range"
 # Lustre 2.17.0 exports max_interfaces 200: it bounds the ping infos taken
 lc_ok "set max_interfaces 200 (Lustre 2.17.0's default)" set max_interfaces 200
 lc_has "global show: max_interfaces 200" "max_interfaces: 200" global show

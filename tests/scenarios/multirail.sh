@@ -13,12 +13,13 @@
 #   on rail 1 is resent on rail 0 (both ends fail it at once when the
 #   carrier goes; sends to a Multi-Rail peer are confirmed by ZC-ACKs, so
 #   none is lost in a socket buffer), health counts the failures, rail 0
-#   carries the traffic meanwhile, the run ends with no failed RPC, and
-#   rail 1 carries traffic again once restored.
+#   carries the traffic meanwhile, the cut NI is not pinged back to
+#   health while its link is down, the run ends with no failed RPC, and
+#   rail 1 recovers and carries traffic again once restored.
 # - A --non_mr peer configured on both ends keeps one NI pair; --lock_prim keeps the
 #   primary through discovery, and its peer del needs --force.
-# - discovery 0: the ping info no longer says DISCOVERY, and a new peer is
-#   not Multi-Rail.
+# - discovery 0: guest 1, which knew guest 0 as Multi-Rail, hears it in a
+#   last push and knows it by one NID; a new peer is not Multi-Rail.
 #
 # Run (debug kernel; make modules-debug && make tools):
 #   lnet-vmtest --suite multirail --kernel debug --guests 2 --link 0-1 \
@@ -179,6 +180,20 @@ if [ "$GUEST_INDEX" != 0 ]; then
 	t_check "peer add --prim_nid $PEER1 --non_mr" \
 		"$LNETCTL" peer add --prim_nid "$PEER1" --non_mr
 	t_flag_set nonmr-ready
+	t_flag_wait nonmr-done 900 || t_abort
+	t_check "peer del $PEER1 (--non_mr)" "$LNETCTL" peer del --prim_nid "$PEER1"
+	t_flag_set nonmr-gone
+	# guest 0 discovers us again, then turns discovery off
+	t_flag_wait rediscovered 300 || t_abort
+	t_retry "push again: guest 0's two NIDs under its primary" 60 \
+		peer_has "$PEER0" "$PEER0" "$PEER1"
+	t_check "push again: guest 0 is Multi-Rail" mr_is "$PEER0" True
+	t_flag_set pushed
+	t_flag_wait discovery-off 300 || t_abort
+	t_retry "guest 0's last push (discovery off): not Multi-Rail any more" 60 \
+		mr_is "$PEER0" False
+	t_check "... and known by one NID" peer_has "$PEER0" "$PEER0"
+	t_flag_set heard-off
 	t_flag_wait finished 900 || t_abort
 	t_check "unload lnet_selftest" rmmod lnet_selftest
 	t_check "lnetctl lnet unconfigure" "$LNETCTL" lnet unconfigure
@@ -248,6 +263,13 @@ d0=$(($(ni_sends "$MY0") - r0))
 echo "45 s into the cut: peer NI $PEER1 health $h, our $MY1 health $hl, rail 1 failures $before -> $after, rail 0 sent $d0"
 t_check "cut: health counted failures on rail 1" test "$after" -gt "$before"
 t_check "cut: rail 0 carried the traffic meanwhile (> 100 messages)" test "$d0" -gt 100
+# recovery pings an NI at once and each REPLY gives it 300; its own ping
+# would come back through the host's loopback route while the link is cut
+t_check "cut: net set --nid $MY1 --health 0" "$LNETCTL" net set --nid "$MY1" --health 0
+sleep 8
+hl=$(ni_health "$MY1")
+t_check "cut: $MY1 not pinged back while its link is down (health $hl < 300)" \
+	test "${hl:-1000}" -lt 300
 t_link 1 on
 t_retry "cut: batch finished (no hang)" 900 t_lst_idle cut
 out=$("$OURS_LST" show_error clients servers 2>&1)
@@ -300,11 +322,21 @@ else
 		grep -qi "errno: -1\b\|not permitted\|EPERM" "$OUT"
 fi
 t_check "lock_prim: peer del --force" "$LNETCTL" peer del --prim_nid "$PEER1" --force
+t_flag_set nonmr-done
+t_flag_wait nonmr-gone 120 || t_abort
 
 # --- discovery off --------------------------------------------------------------
+# guest 1 knows us as Multi-Rail again, then hears the last push
+t_check "discover --force $PEER0 again" "$LNETCTL" discover --force "$PEER0"
+t_check "discovered again: both NIDs" peer_has "$PEER0" "$PEER0" "$PEER1"
+t_flag_set rediscovered
+t_flag_wait pushed 120 || t_abort
 t_check "set discovery 0" "$LNETCTL" set discovery 0
 t_check "discovery 0: disabled" grep -qx 1 \
 	/sys/module/lnet/parameters/lnet_peer_discovery_disabled
+t_flag_set discovery-off
+t_flag_wait heard-off 120 || t_abort
+t_check "discovery 0: peer del $PEER0" "$LNETCTL" peer del --prim_nid "$PEER0"
 t_check "discovery 0: ping $PEER0 answers" "$LNETCTL" ping "$PEER0"
 t_check "discovery 0: a new peer is not Multi-Rail" mr_is "$PEER0" False
 t_check "set discovery 1" "$LNETCTL" set discovery 1

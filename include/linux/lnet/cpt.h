@@ -33,6 +33,8 @@ int lnet_cpt_current(void);
 const struct cpumask *lnet_cpt_cpumask(int cpt);
 /* NUMA node that best matches partition @cpt (NUMA_NO_NODE if none). */
 int lnet_cpt_node(int cpt);
+/* The first partition on NUMA node @node; -1 if none (or NUMA_NO_NODE). */
+int lnet_cpt_of_node(int node);
 /* Stable hash of @nid onto a partition: peers and connections use it. */
 int lnet_cpt_of_nid(lnet_nid_t nid);
 /* Start a kthread whose affinity is partition @cpt's CPUs (any CPT if LNET_CPT_ANY). */

@@ -25,19 +25,17 @@ extern unsigned int lnet_md_lock_slots;
 /*
  * tunables.c: the global tunables ("lnetctl global show", "lnetctl set"),
  * module parameters range-checked on every write; read them with
- * lnet_tunable(). Most have no effect yet (see MODULE_PARM_DESC).
+ * lnet_tunable().
  */
 /*
- * A global tunable (tunables.c). @inert: why changing it would have no
- * effect yet (the feature it tunes is not implemented): only @def is
- * accepted. @deprecated: writes are ignored with a warning, as Lustre does.
+ * A global tunable (tunables.c). @deprecated: writes are ignored with a
+ * warning, as Lustre does.
  */
 struct lnet_int_param {
 	int		value;
 	int		min;
 	int		max;
 	int		def;
-	const char	*inert;
 	bool		deprecated;
 };
 
@@ -138,6 +136,7 @@ int lnet_md_commit_wire(const struct lnet_handle_wire *wh,
 			struct lnet_msg *msg, u32 type, lnet_nid_t src,
 			unsigned int rlength);
 void lnet_md_expect_retarget(struct lnet_msg *msg, lnet_nid_t old);
+int lnet_md_mem_node(struct lnet_handle_md mdh);
 int lnet_md_take(struct lnet_handle_md mdh, struct lnet_msg *msg,
 		 unsigned int *length, bool answer);
 void lnet_md_rsp_stop(void);
@@ -281,6 +280,7 @@ bool lnet_recovery_console_due(struct lnet_recovery_console *c,
 unsigned int lnet_recovery_backoff(unsigned int ping_count,
 				    unsigned int max_interval);
 void lnet_recovery_queue_ni(struct lnet_ni *ni);
+void lnet_recovery_ni_link_up(struct lnet_ni *ni);
 void lnet_recovery_queue_peer_locked(struct lnet_peer *peer);
 void lnet_recovery_peer_heard_locked(struct lnet_peer *peer);
 void lnet_recovery_ni_stop(struct lnet_ni *ni);
@@ -348,7 +348,7 @@ lnet_node_needs_no_discovery(const struct lnet_peer_node *node)
 
 /* select.c */
 struct lnet_ni *lnet_select_pair_rcu(struct lnet_peer_node *node,
-				     lnet_nid_t *nid);
+				     int md_node, lnet_nid_t *nid);
 
 /* discovery.c */
 int lnet_discovery_init(void);
@@ -358,7 +358,7 @@ void lnet_discovery_stop(void);
 bool lnet_discovery_enabled(void);
 bool lnet_discovery_gate(struct lnet_msg *msg);
 void lnet_discovery_work(struct work_struct *work);
-void lnet_discovery_push_all(void);
+void lnet_discovery_push_all(bool last);
 int lnet_discover(lnet_nid_t nid, bool force, lnet_nid_t *nids,
 		  unsigned int max, u32 *flags, u32 *features);
 
@@ -511,6 +511,7 @@ int lnet_link_init(void);
 void lnet_link_fini(void);
 void lnet_link_changed(const char *ifname, bool up);
 void lnet_ni_link_seed(struct lnet_ni *ni);
+bool lnet_ni_has_alternative_rcu(const struct lnet_ni *ni);
 
 /* What @ni says of itself in the ping info: DOWN, or UP. */
 static inline bool lnet_ni_says_down(const struct lnet_ni *ni)

@@ -213,6 +213,7 @@ struct lnet_libmd {
 
 	unsigned int		length;		/* bytes */
 	unsigned int		niov;		/* 0: contiguous (@kvec) */
+	int			mem_node;	/* NUMA node of its first page */
 	struct lnet_ev_item	unlink_ev;
 	struct kvec		kvec;
 	struct bio_vec		bvec[];
@@ -415,6 +416,10 @@ struct lnet_ni {
 
 	atomic_t		healthv;	/* 0..LNET_MAX_HEALTH */
 	u64			sel_seq;	/* Multi-Rail round robin */
+	/* the device's NUMA node, set by the LND's startup(); NUMA_NO_NODE:
+	 * not known (select.c counts it as near)
+	 */
+	int			dev_node;
 	unsigned long		health_flags;	/* LNET_NI_* bits below */
 	unsigned long		last_pinged;	/* jiffies; router-status.c */
 	struct lnet_recovery	recovery;
@@ -573,6 +578,10 @@ struct lnet_msg {
 	unsigned long		resend_deadline; /* jiffies; no resend after */
 	u8			health_status;	/* enum lnet_msg_status */
 	u8			retries;	/* times resent (resend.c) */
+	/* tx: NUMA node of the MD's memory, for the choice of a local NI
+	 * (select.c); NUMA_NO_NODE: no MD, or one NUMA node
+	 */
+	int			md_node;
 
 	unsigned int		tx:1;		/* being (or to be) sent */
 	unsigned int		tx_peer_credit:1;

@@ -183,6 +183,15 @@ static inline void lnet_ni_set_addr(struct lnet_ni *ni, u32 addr)
 	ni->nid = LNET_MKNID(LNET_NIDNET(ni->nid), addr);
 }
 
+/*
+ * The NUMA node of the NI's device (dev_to_node()), for the choice among
+ * NIs by distance from a message's memory; only from startup().
+ */
+static inline void lnet_ni_set_dev_node(struct lnet_ni *ni, int node)
+{
+	ni->dev_node = node;
+}
+
 /* The interface this NI was configured on, "" if none was named. */
 static inline const char *lnet_ni_iface(const struct lnet_ni *ni)
 {

@@ -424,10 +424,6 @@ void DevLnet::write_param(std::string_view module, std::string_view name,
 					  std::string(value) + ": " +
 					  errno_text(err);
 
-			if (err == EOPNOTSUPP)
-				msg += " (this LNet does not implement what it "
-				       "tunes yet and accepts only its default; "
-				       "the kernel log says more)";
 			throw KernelError(err, msg, true);
 		}
 		break;
