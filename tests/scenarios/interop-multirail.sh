@@ -10,6 +10,8 @@
 # - lst brw 1 MiB x8 (our console and client, Lustre's lnet_selftest the
 #   server) to Lustre's primary NID: no error node, and both of our NIs
 #   send; Lustre's two NIs send too (it spreads its side over our NIDs).
+# - Our `set discovery 0` pushes the info without DISCOVERY: Lustre no
+#   longer lists us as Multi-Rail with two NIDs.
 #
 # Run: lnet-vmtest --suite interop-multirail --kernel stock --guests 2 \
 #	--link 0-1 --link 0-1 --env LUSTRE_DIR=$(scripts/build-lustre.sh | tail -n1) \
@@ -51,6 +53,17 @@ peer_is_mr() {
 		END { exit !ok }' "$OUT"
 }
 
+# not_mr LNETCTL PRIMARY: peer show works and does not say PRIMARY is
+# Multi-Rail
+not_mr() {
+	"$1" peer show >"$OUT" 2>&1 || return 1
+	cat "$OUT"
+	awk -v p="$2" '
+		/primary nid:/ { cur = $NF }
+		/Multi-Rail:/ && cur == p && tolower($NF) == "true" { mr = 1 }
+		END { exit mr }' "$OUT"
+}
+
 # ni_sends LNETCTL NID: send_count of that local NI (net show -v)
 ni_sends() {
 	"$1" net show -v >"$OUT" 2>&1 || return 1
@@ -80,6 +93,9 @@ if [ "$GUEST_INDEX" != 0 ]; then
 	echo "lustre: messages sent during the run: $MY0 $d0, $MY1 $d1"
 	t_check "lustre: both of its NIs sent to us during lst" \
 		test "$d0" -gt 0 -a "$d1" -gt 0
+	t_flag_wait discovery-off 300 || t_abort
+	t_retry "lustre: after our last push (discovery off), not Multi-Rail" 60 \
+		not_mr lustre_lnetctl "$PEER0"
 	t_lustre_unload
 	t_flag_set unloaded
 	t_flag_bye 120
@@ -116,6 +132,8 @@ t_check "ours: both NIs sent to Lustre (each at least a quarter)" \
 	test "$d0" -gt 0 -a "$d1" -gt 0 -a $((4 * d0)) -ge "$d1" -a $((4 * d1)) -ge "$d0"
 "$OURS_LST" end_session >/dev/null
 t_flag_set finished
+t_check "set discovery 0 (a last push to Lustre)" ours_lnetctl set discovery 0
+t_flag_set discovery-off
 t_flag_wait unloaded 300
 t_check "unload lnet_selftest" rmmod lnet_selftest
 t_check "lnetctl lnet unconfigure" ours_lnetctl lnet unconfigure
