@@ -550,7 +550,10 @@ int ksock_handle_zcack(struct ksock_conn *conn, u64 c0, u64 c1)
 /*
  * @conn is closing: its unacknowledged zero-copy requests fail, as its
  * queued messages do (with its error and health status): the peer may not
- * have them, and a resendable status sends them again on another rail.
+ * have them, and a resendable status sends them again. A connection the
+ * peer closed has no error of its own; its requests fail as reset by the
+ * peer (REMOTE_DROPPED), not as a fault of our NI: a Lustre node closes
+ * our new connections when it wins a connection race after accepting them.
  */
 void ksock_conn_abort_zc(struct ksock_conn *conn)
 {
@@ -569,7 +572,7 @@ void ksock_conn_abort_zc(struct ksock_conn *conn)
 		list_del_init(&tx->zc_list);
 		if (!tx->hstatus)
 			tx->hstatus = conn->tx_hstatus;
-		ksock_tx_put(tx, conn->error ?: -EIO);
+		ksock_tx_put(tx, conn->error ?: -ECONNRESET);
 	}
 }
 
