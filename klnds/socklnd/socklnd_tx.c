@@ -548,12 +548,21 @@ int ksock_handle_zcack(struct ksock_conn *conn, u64 c0, u64 c1)
 }
 
 /*
+ * What the messages a closing @conn still holds fail with. A connection
+ * the peer closed has no error of its own: they fail as reset by the peer
+ * (REMOTE_DROPPED, resendable to another of its NIDs), not as a fault of
+ * our NI. A Lustre node closes our new connections when it wins a
+ * connection race after accepting them.
+ */
+static int ksock_conn_tx_error(const struct ksock_conn *conn)
+{
+	return conn->error ?: -ECONNRESET;
+}
+
+/*
  * @conn is closing: its unacknowledged zero-copy requests fail, as its
  * queued messages do (with its error and health status): the peer may not
- * have them, and a resendable status sends them again. A connection the
- * peer closed has no error of its own; its requests fail as reset by the
- * peer (REMOTE_DROPPED), not as a fault of our NI: a Lustre node closes
- * our new connections when it wins a connection race after accepting them.
+ * have them, and a resendable status sends them again.
  */
 void ksock_conn_abort_zc(struct ksock_conn *conn)
 {
@@ -572,7 +581,7 @@ void ksock_conn_abort_zc(struct ksock_conn *conn)
 		list_del_init(&tx->zc_list);
 		if (!tx->hstatus)
 			tx->hstatus = conn->tx_hstatus;
-		ksock_tx_put(tx, conn->error ?: -ECONNRESET);
+		ksock_tx_put(tx, ksock_conn_tx_error(conn));
 	}
 }
 
@@ -592,7 +601,7 @@ void ksock_conn_flush_tx(struct ksock_conn *conn)
 	list_for_each_entry(tx, &zombies, list)
 		if (!tx->hstatus)
 			tx->hstatus = conn->tx_hstatus;
-	ksock_txlist_done(&zombies, conn->error ?: -ECONNABORTED);
+	ksock_txlist_done(&zombies, ksock_conn_tx_error(conn));
 }
 
 /*
