@@ -133,6 +133,21 @@ struct lnet_ni *lnet_ni_find_rcu(lnet_nid_t nid)
 	return NULL;
 }
 
+/* After an NI came or went: do two of ours share a network? */
+static void lnet_nets_shared_update_locked(void)
+{
+	struct lnet_ni *a, *b;
+	bool shared = false;
+
+	lockdep_assert_held(&lnet_core.net_lock);
+	list_for_each_entry(a, &lnet_core.nis, list)
+		list_for_each_entry(b, &lnet_core.nis, list)
+			if (a != b && a != lnet_core.lo_ni &&
+			    LNET_NIDNET(a->nid) == LNET_NIDNET(b->nid))
+				shared = true;
+	WRITE_ONCE(lnet_core.nets_shared, shared);
+}
+
 /* The first NI on @net that is not the loopback one. */
 struct lnet_ni *lnet_ni_find_net_rcu(u32 net)
 {
@@ -325,6 +340,7 @@ static int lnet_ni_start(struct lnet_ni *ni)
 	ni->last_pinged = jiffies;
 	list_add_tail_rcu(&ni->list, &lnet_core.nis);
 	lnet_core.nni++;
+	lnet_nets_shared_update_locked();
 	spin_unlock_bh(&lnet_core.net_lock);
 	lnet_ni_link_seed(ni);
 	return 0;
@@ -346,6 +362,7 @@ static void lnet_ni_stop(struct lnet_ni *ni)
 	WRITE_ONCE(ni->state, LNET_NI_STATE_DOWN);
 	list_del_rcu(&ni->list);
 	lnet_core.nni--;
+	lnet_nets_shared_update_locked();
 	list_splice_init(&ni->tx_queue, &queued);
 	lnet_peers_del_ni(ni, &queued, &rtr_queued);
 	spin_unlock_bh(&lnet_core.net_lock);

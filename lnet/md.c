@@ -714,7 +714,8 @@ int lnet_md_commit_wire(const struct lnet_handle_wire *wh,
 
 /*
  * LNetPut/LNetGet, before the message is routed: the NUMA node of the
- * bound MD @mdh's memory, or NUMA_NO_NODE (one node, or no such MD).
+ * bound MD @mdh's memory, or NUMA_NO_NODE (one node, no network with two
+ * of our NIs for it to choose between, or no such MD).
  */
 int lnet_md_mem_node(struct lnet_handle_md mdh)
 {
@@ -722,7 +723,7 @@ int lnet_md_mem_node(struct lnet_handle_md mdh)
 	struct lnet_libmd *md;
 	int node = NUMA_NO_NODE;
 
-	if (num_online_nodes() < 2 ||
+	if (num_online_nodes() < 2 || !READ_ONCE(lnet_core.nets_shared) ||
 	    lnet_cookie_type(mdh.cookie) != LNET_COOKIE_MD)
 		return NUMA_NO_NODE;
 	slot = lnet_md_slot_of(mdh.cookie);

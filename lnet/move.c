@@ -19,30 +19,32 @@
 /* ---- sending -------------------------------------------------------------- */
 
 /*
- * No source NID given: our NI on @dst's network, or for a Multi-Rail peer
- * the pair Multi-Rail selection chooses (*@dst then the peer NID it
- * chose). NULL if no network of ours reaches the peer directly.
+ * No source NID given: for a Multi-Rail peer the pair Multi-Rail selection
+ * chooses (*@dst then the peer NID it chose), else our NI on @dst's
+ * network that the peer keeps (select.c). NULL if no network of ours
+ * reaches the peer directly.
  */
 static struct lnet_ni *lnet_msg_select_rcu(struct lnet_msg *msg,
 					   lnet_nid_t *dst)
 {
-	struct lnet_peer_node *node;
+	struct lnet_peer_node *node = NULL;
+	bool mr = false;
 	struct lnet_ni *ni;
 	lnet_nid_t nid;
 
 	if (msg->mr_select) {
 		node = lnet_node_find_rcu(*dst);
-		/* one NID: nothing to choose (and no net_lock to take) */
-		if (node && test_bit(LNET_NODE_MULTI_RAIL, &node->flags) &&
-		    READ_ONCE(node->nnids) > 1) {
-			ni = lnet_select_pair_rcu(node, msg->md_node, &nid);
-			if (ni) {
-				*dst = nid;
-				return ni;
-			}
+		mr = node && test_bit(LNET_NODE_MULTI_RAIL, &node->flags);
+	}
+	/* one NID: no network to choose, only our NI on its own */
+	if (mr && READ_ONCE(node->nnids) > 1) {
+		ni = lnet_select_pair_rcu(node, msg->md_node, &nid);
+		if (ni) {
+			*dst = nid;
+			return ni;
 		}
 	}
-	return lnet_ni_find_net_rcu(LNET_NIDNET(*dst));
+	return lnet_select_ni_rcu(*dst, msg->md_node, !mr);
 }
 
 /*
@@ -85,7 +87,8 @@ int lnet_msg_route(struct lnet_msg *msg, lnet_nid_t self, lnet_nid_t dst,
 					    src_ni ? LNET_NIDNET(src_ni->nid) :
 						     LNET_NET_ANY);
 		if (hop != LNET_NID_ANY)
-			ni = src_ni ?: lnet_ni_find_net_rcu(LNET_NIDNET(hop));
+			ni = src_ni ?: lnet_select_ni_rcu(hop, msg->md_node,
+							  true);
 	}
 	if (!ni || !percpu_ref_tryget_live(&ni->ref)) {
 		rcu_read_unlock();

@@ -214,8 +214,8 @@ void lnet_peers_del_ni(struct lnet_ni *ni, struct list_head *queued,
  * lnet_peer_configure() - peer add: a peer kept until peer del
  * @nid: the peer's NID
  *
- * An existing peer is marked; otherwise one is made on the first NI of
- * @nid's net, as its first message would make it.
+ * An existing peer is marked; otherwise one is made on the NI of @nid's
+ * net that its first message would choose, and it keeps that NI.
  *
  * Return: 0, -EEXIST (configured already), -EINVAL (@nid is one of ours),
  * -EHOSTUNREACH (no NI on its net: a node behind a router has no peer
@@ -233,7 +233,7 @@ int lnet_peer_configure(lnet_nid_t nid)
 		rcu_read_unlock();
 		return -EINVAL;
 	}
-	ni = lnet_ni_find_net_rcu(LNET_NIDNET(nid));
+	ni = lnet_select_ni_rcu(nid, NUMA_NO_NODE, true);
 	if (ni && !percpu_ref_tryget_live(&ni->ref))
 		ni = NULL;
 	rcu_read_unlock();

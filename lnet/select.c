@@ -3,7 +3,9 @@
  * Multi-Rail selection: which of our NIs and which of a Multi-Rail peer's
  * NIDs carry a message that names no source NID
  * (Documentation/wire/routing-health-multirail.md, "Choosing the local NI",
- * "Choosing the destination peer NI").
+ * "Choosing the destination peer NI"), and which of our NIs on one network
+ * carries a message to a single NID ("Non-MR peers": the peer keeps the NI
+ * first chosen for it).
  *
  * The network first, among those both sides have: the best health of the
  * peer's NIDs there, then the best health of our NIs there, then round
@@ -96,6 +98,57 @@ static struct lnet_ni *lnet_sel_ni(u32 net, int md_node)
 			bd = d;
 		}
 	}
+	return best;
+}
+
+/**
+ * lnet_select_ni_rcu() - our NI for a message to one NID of a network we
+ *	are on
+ * @nid: the peer NID; the message goes to it, whatever NI carries it
+ * @md_node: NUMA node of the message's memory, or NUMA_NO_NODE
+ * @keep: the peer is not Multi-Rail: the NI it already has (its struct
+ *	lnet_peer's, made by the first message sent or answered to it), as
+ *	long as that NI is usable. A Multi-Rail peer with one NID has the
+ *	best NI for each message.
+ *
+ * On a network where we have one NI, that NI, with no lock taken. With
+ * several, the best of them (lnet_sel_ni()), which the peer then keeps if
+ * @keep; with none usable, the peer's own or the first, where the message
+ * waits for the link as it would on a network of one NI.
+ *
+ * Context: rcu_read_lock() (the NI list); may take net_lock.
+ *
+ * Return: our NI (no reference taken), or NULL if none is on @nid's
+ * network.
+ */
+struct lnet_ni *lnet_select_ni_rcu(lnet_nid_t nid, int md_node, bool keep)
+{
+	struct lnet_ni *ni, *first = NULL, *best;
+	u32 net = LNET_NIDNET(nid);
+	struct lnet_peer *peer;
+	unsigned int n = 0;
+
+	list_for_each_entry_rcu(ni, &lnet_core.nis, list)
+		if (LNET_NIDNET(ni->nid) == net && ni != lnet_core.lo_ni &&
+		    !n++)
+			first = ni;
+	if (n < 2)
+		return first;
+
+	spin_lock_bh(&lnet_core.net_lock);
+	peer = keep ? lnet_peer_find_locked(nid) : NULL;
+	/* a hashed peer's NI is on the NI list: lnet_peers_del_ni() */
+	if (peer && LNET_NIDNET(peer->ni->nid) == net &&
+	    lnet_ni_usable(peer->ni)) {
+		best = peer->ni;
+	} else {
+		best = lnet_sel_ni(net, md_node);
+		if (best)
+			best->sel_seq = ++lnet_core.sel_seq;
+		else
+			best = peer ? peer->ni : first;
+	}
+	spin_unlock_bh(&lnet_core.net_lock);
 	return best;
 }
 

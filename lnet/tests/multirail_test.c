@@ -6,7 +6,8 @@
  * and errors, round robin over the rails, health steering the choice, a
  * resend going to the other rail, a PUT from the second NID matching an
  * ME that names the primary (and the event naming it too), a --non_mr
- * peer keeping one pair, what goes confirmed, a REPLY lost with its
+ * peer keeping one pair (and, on a net where we have two NIs, the NI its
+ * first message chose), what goes confirmed, a REPLY lost with its
  * connection waited for again, a REPLY kept off a link that is down, a
  * discovered peer's NIDs merged from a ping info, and the NUMA distance
  * choosing between two NIs of one net. Discovery is off (kunit.sh loads
@@ -191,9 +192,9 @@ static void mr_health_steers(struct kunit *test)
 	mr_set_peer_health(SECOND, LNET_MAX_HEALTH);
 }
 
-/* Which of @nis sent @msgs PUTs of @buf; each PUT is then completed. */
-static void mr_count_nis(struct kunit *test, void *buf, int msgs,
-			 struct lnet_ni *nis[2], int n[2])
+/* Which of @nis sent @msgs PUTs of @buf to @dst; each is then completed. */
+static void mr_count_nis(struct kunit *test, void *buf, lnet_nid_t dst,
+			 int msgs, struct lnet_ni *nis[2], int n[2])
 {
 	struct mr_env *env = menv(test);
 	struct lnet_msg *msg;
@@ -202,7 +203,8 @@ static void mr_count_nis(struct kunit *test, void *buf, int msgs,
 	n[0] = 0;
 	n[1] = 0;
 	for (i = 0; i < msgs; i++) {
-		msg = fake_put_held(test, env->eqh, buf, 64, PRIM, PT);
+		msg = fake_put_held(test, env->eqh, buf, 64, dst, PT);
+		KUNIT_ASSERT_NOT_NULL(test, msg);
 		if (msg->ni == nis[0])
 			n[0]++;
 		else if (msg->ni == nis[1])
@@ -249,22 +251,22 @@ static void mr_numa_distance(struct kunit *test)
 			goto out;
 		buf[i] = page_address(page[i]);
 	}
-	mr_count_nis(test, buf[0], 4, nis, n);
+	mr_count_nis(test, buf[0], PRIM, 4, nis, n);
 	KUNIT_EXPECT_EQ(test, n[0], 4);
-	mr_count_nis(test, buf[1], 4, nis, n);
+	mr_count_nis(test, buf[1], PRIM, 4, nis, n);
 	KUNIT_EXPECT_EQ(test, n[1], 4);
 
 	WRITE_ONCE(lnet_numa_range.value, node_distance(0, 1));
-	mr_count_nis(test, buf[1], 4, nis, n);
+	mr_count_nis(test, buf[1], PRIM, 4, nis, n);
 	KUNIT_EXPECT_EQ(test, n[0], 2);
 	KUNIT_EXPECT_EQ(test, n[1], 2);
 	WRITE_ONCE(lnet_numa_range.value, 0);
 
 	nis[1]->dev_node = NUMA_NO_NODE;
-	mr_count_nis(test, buf[0], 4, nis, n);
+	mr_count_nis(test, buf[0], PRIM, 4, nis, n);
 	KUNIT_EXPECT_EQ(test, n[0], 2);
 	KUNIT_EXPECT_EQ(test, n[1], 2);
-	mr_count_nis(test, buf[1], 4, nis, n);
+	mr_count_nis(test, buf[1], PRIM, 4, nis, n);
 	KUNIT_EXPECT_EQ(test, n[1], 4);
 out:
 	KUNIT_EXPECT_NOT_NULL(test, page[0]);
@@ -503,6 +505,93 @@ static void mr_non_mr_one_pair(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lnet_node_del(OTHER, LNET_NID_ANY, 0), 0);
 }
 
+/* The NI the peer @nid keeps, or NULL. */
+static struct lnet_ni *mr_peer_ni(lnet_nid_t nid)
+{
+	struct lnet_peer *peer;
+	struct lnet_ni *ni;
+
+	spin_lock_bh(&lnet_core.net_lock);
+	peer = lnet_peer_find_locked(nid);
+	ni = peer ? peer->ni : NULL;
+	spin_unlock_bh(&lnet_core.net_lock);
+	return ni;
+}
+
+/*
+ * Two NIs on net 0 and peers that are not Multi-Rail (spec 4.4): each
+ * keeps the NI its first message chose, and new peers go to the NI least
+ * recently chosen, so they spread; a peer first heard from on one NI
+ * keeps the NI its answer left from; a kept NI whose link is down is
+ * passed over. A Multi-Rail peer with one NID has our best NI for each
+ * message: they take turns.
+ */
+static void mr_non_mr_keeps_ni(struct kunit *test)
+{
+	struct mr_env *env = menv(test);
+	struct lnet_net_config cfg = { .net_id = FAKE_NET(0), .n_ifaces = 1 };
+	struct lnet_process_id any = { .nid = LNET_NID_ANY,
+				       .pid = LNET_PID_ANY };
+	lnet_nid_t x = FAKE_PEER(0, 3), y = FAKE_PEER(0, 4);
+	lnet_nid_t z = FAKE_PEER(0, 5), m = FAKE_PEER(0, 6);
+	u8 *src = kunit_kzalloc(test, 64, GFP_KERNEL);
+	struct lnet_msg *reply;
+	struct lnet_ni *nis[2];
+	struct lnet_hdr hdr;
+	lnet_nid_t nid;
+	int n[2];
+
+	KUNIT_ASSERT_NOT_NULL(test, src);
+	KUNIT_EXPECT_FALSE(test, READ_ONCE(lnet_core.nets_shared));
+	strscpy(cfg.ifaces[0], FAKE_SECOND_IFACE, IFNAMSIZ);
+	KUNIT_ASSERT_EQ(test, lnet_ni_add(&cfg, NULL, &nid), 0);
+	KUNIT_ASSERT_NOT_NULL(test, fake.ni2[0]);
+	KUNIT_EXPECT_TRUE(test, READ_ONCE(lnet_core.nets_shared));
+	nis[0] = fake.ni[0];
+	nis[1] = fake.ni2[0];
+
+	mr_count_nis(test, env->buf, x, 4, nis, n);
+	KUNIT_EXPECT_TRUE(test, n[0] == 4 || n[1] == 4);
+	mr_count_nis(test, env->buf, y, 4, nis, n);
+	KUNIT_EXPECT_TRUE(test, n[0] == 4 || n[1] == 4);
+	KUNIT_EXPECT_PTR_NE(test, mr_peer_ni(x), mr_peer_ni(y));
+
+	/* z's GET comes to the second NI: its REPLY, then our PUTs, leave there */
+	wb_attach(test, wb_me(test, PT, any, 9, 0),
+		  wb_md(src, 64, LNET_MD_THRESH_INF, LNET_MD_OP_GET, NULL,
+			env->eqh));
+	fake_hdr(&hdr, LNET_MSG_GET, 0, z, 0);
+	hdr.dest_nid = nis[1]->nid;
+	hdr.src_pid = LNET_PID_LUSTRE;
+	hdr.msg.get.ptl_index = PT;
+	hdr.msg.get.match_bits = 9;
+	hdr.msg.get.sink_length = 32;
+	hdr.msg.get.return_wmd.wh_interface_cookie = 0xaa;
+	hdr.msg.get.return_wmd.wh_object_cookie = 0xbb;
+	KUNIT_EXPECT_EQ(test, lnet_parse(nis[1], &hdr, z, NULL, false), 0);
+	reply = fake_take_send(WB_WAIT_MS);
+	KUNIT_ASSERT_NOT_NULL(test, reply);
+	KUNIT_EXPECT_PTR_EQ(test, reply->ni, nis[1]);
+	fake_done(reply, 0);
+	mr_count_nis(test, env->buf, z, 4, nis, n);
+	KUNIT_EXPECT_EQ(test, n[1], 4);
+
+	/* its kept NI's link goes down: the other NI carries it meanwhile */
+	set_bit(LNET_NI_LINK_DOWN, &nis[1]->health_flags);
+	mr_count_nis(test, env->buf, z, 2, nis, n);
+	clear_bit(LNET_NI_LINK_DOWN, &nis[1]->health_flags);
+	KUNIT_EXPECT_EQ(test, n[0], 2);
+	mr_count_nis(test, env->buf, z, 2, nis, n);
+	KUNIT_EXPECT_EQ(test, n[1], 2);
+
+	/* a Multi-Rail peer with one NID: no NI kept */
+	KUNIT_ASSERT_EQ(test, lnet_node_configure(m, LNET_NID_ANY, 0), 0);
+	mr_count_nis(test, env->buf, m, 4, nis, n);
+	KUNIT_EXPECT_EQ(test, n[0], 2);
+	KUNIT_EXPECT_EQ(test, n[1], 2);
+	KUNIT_EXPECT_EQ(test, lnet_node_del(m, LNET_NID_ANY, 0), 0);
+}
+
 /*
  * What a ping info says: NIDs another (unconfigured) node had come over,
  * and the emptied node is merged; the primary follows the info's first
@@ -541,6 +630,7 @@ static struct kunit_case lnet_multirail_cases[] = {
 	KUNIT_CASE(mr_resend_other_rail),
 	KUNIT_CASE(mr_rx_initiator_is_primary),
 	KUNIT_CASE(mr_non_mr_one_pair),
+	KUNIT_CASE(mr_non_mr_keeps_ni),
 	KUNIT_CASE(mr_confirm_when_resendable),
 	KUNIT_CASE(mr_reply_lost_waits_again),
 	KUNIT_CASE(mr_answer_leaves_link_down),

@@ -349,6 +349,7 @@ lnet_node_needs_no_discovery(const struct lnet_peer_node *node)
 /* select.c */
 struct lnet_ni *lnet_select_pair_rcu(struct lnet_peer_node *node,
 				     int md_node, lnet_nid_t *nid);
+struct lnet_ni *lnet_select_ni_rcu(lnet_nid_t nid, int md_node, bool keep);
 
 /* discovery.c */
 int lnet_discovery_init(void);

@@ -667,6 +667,8 @@ struct lnet_core {
 	struct list_head	nis;
 	struct lnet_ni		*lo_ni;
 	unsigned int		nni;
+	/* two NIs share a network: the only case where NUMA picks one */
+	bool			nets_shared;
 	struct lnet_htable	peers;
 	struct list_head	peer_list;	/* every peer in @peers; RCU readers */
 	unsigned int		npeers;		/* on @peer_list */
