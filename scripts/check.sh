@@ -6,8 +6,9 @@
 # check.sh long (make check-long): the builds, then the suites too long for
 # make check's hour, at their full lengths: routing over tcp and over o2ib
 # with 10,000-operation streams, lnetctl on one guest (a subset of
-# lnetctl-2's run, which make check has), and lst over o2ib (make check
-# runs it over tcp; ko2iblnd's own suites are in make check).
+# lnetctl-2's run, which make check has), lst over o2ib (make check
+# runs it over tcp; ko2iblnd's own suites are in make check) and
+# Multi-Rail over o2ib (make check's multirail runs over tcp).
 set -uo pipefail
 
 mode=${1:-check}
@@ -119,6 +120,11 @@ if [ "$mode" = long ]; then
 		--script "$top/tests/scenarios/lnetctl.sh"
 	step selftest-o2ib guest --suite selftest-o2ib --kernel debug --guests 2 --timeout 900 \
 		--script "$top/tests/scenarios/selftest.sh" --arg o2ib
+	# Multi-Rail over ko2iblnd: the spread and a rail cut under lst, with
+	# ko2iblnd's link_down (Documentation/multirail.md)
+	step multirail-o2ib guest --suite multirail-o2ib --kernel debug --guests 2 \
+		--link 0-1 --link 0-1 --timeout 1200 \
+		--script "$top/tests/scenarios/multirail-o2ib.sh"
 	# routing.sh's defaults: 10,000 operations from A, lst --loop 8
 	step routing guest --suite routing --kernel debug --guests 3 --timeout 1800 \
 		--script "$top/tests/scenarios/routing.sh" --arg tcp

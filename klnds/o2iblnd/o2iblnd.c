@@ -132,6 +132,27 @@ static void kib_net_unlist(struct kib_net *net)
 	mutex_unlock(&kib_data.mutex);
 }
 
+/*
+ * The NI's link went down (lnd.h, @link_down): what its connections hold
+ * and what waits for one fail now, as dropped here, so that LNet resends
+ * them on another rail rather than after the RC transport's retries or
+ * our timeout. The peers go with their connections; a message the core
+ * still hands this NI makes a new one, which connects once the link is
+ * back.
+ */
+static void kib_link_down_work(struct work_struct *work)
+{
+	kib_net_close_peers(container_of(work, struct kib_net, link_work),
+			    -ENETDOWN);
+}
+
+static void kib_link_down(struct lnet_ni *ni)
+{
+	struct kib_net *net = lnet_ni_data(ni);
+
+	queue_work(kib_data.wq, &net->link_work);
+}
+
 static int kib_startup(struct lnet_ni *ni)
 {
 	char nidstr[LNET_NIDSTR_SIZE];
@@ -147,6 +168,7 @@ static int kib_startup(struct lnet_ni *ni)
 	spin_lock_init(&net->pool_lock);
 	INIT_LIST_HEAD(&net->free_txs);
 	hash_init(net->peers);
+	INIT_WORK(&net->link_work, kib_link_down_work);
 #ifdef LNET_KUNIT
 	INIT_LIST_HEAD(&net->flood_conns);
 #endif
@@ -226,7 +248,7 @@ static void kib_shutdown(struct lnet_ni *ni)
 			atomic_read(&net->npeers), atomic_read(&net->nconns));
 		kib_net_close_peers(net, -ESHUTDOWN);
 	}
-	/* every work item of the net's connections has run */
+	/* every work item of the net's connections (and link_work) has run */
 	flush_workqueue(kib_data.wq);
 	if (net->pd) {
 		kib_pool_close(net);
@@ -300,6 +322,7 @@ static struct lnet_lnd kib_lnd = {
 	.send			= kib_send,
 	.recv			= kib_recv,
 	.timeout		= kib_lnd_timeout,
+	.link_down		= kib_link_down,
 };
 
 static int __init kib_module_init(void)

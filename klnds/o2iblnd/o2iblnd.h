@@ -337,6 +337,7 @@ struct kib_net {
 	int			max_sge;	/* per RDMA work request */
 	bool			dev_removed;	/* net->lock */
 	struct work_struct	dev_work;	/* release after removal */
+	struct work_struct	link_work;	/* kib_link_down_work() */
 
 	spinlock_t		lock;
 	DECLARE_HASHTABLE(peers, KIB_PEER_HASH_BITS);

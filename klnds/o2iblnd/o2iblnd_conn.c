@@ -391,7 +391,7 @@ void kib_conn_close_locked(struct kib_conn *conn, int error)
 	lockdep_assert_held(&conn->net->lock);
 	if (conn->state >= KIB_CONN_CLOSING)
 		return;
-	conn->error = error;
+	WRITE_ONCE(conn->error, error);
 	trace_ko2iblnd_close(conn);
 	if (error && error != -ESHUTDOWN && conn->state == KIB_CONN_ESTABLISHED)
 		pr_info("closing connection to %s: error %d\n",
@@ -470,6 +470,17 @@ enum lnet_msg_status kib_connect_failure_status(int error)
 }
 LNET_EXPORT_FOR_TEST(kib_connect_failure_status);
 
+/*
+ * What the messages still on a connection closed for @error learn: a
+ * link that went down (kib_link_down_work()) is this side's, and they go
+ * again on another rail; otherwise the core judges by the errno.
+ */
+static enum lnet_msg_status kib_close_hstatus(int error)
+{
+	return error == -ENETDOWN ? LNET_MSG_STATUS_LOCAL_DROPPED :
+				    LNET_MSG_STATUS_OK;
+}
+
 static void kib_conn_close_work(struct work_struct *work)
 {
 	struct kib_conn *conn = container_of(work, struct kib_conn, close_work);
@@ -514,7 +525,7 @@ static void kib_conn_close_work(struct work_struct *work)
 		deferred++;
 	}
 	spin_unlock_bh(&conn->lock);
-	kib_txlist_done(&txs, error, LNET_MSG_STATUS_OK);
+	kib_txlist_done(&txs, error, kib_close_hstatus(error));
 	while (deferred--)
 		kib_conn_put(conn);	/* taken when each completed */
 
@@ -1192,7 +1203,7 @@ void kib_net_close_peers(struct kib_net *net, int error)
 		kib_conn_close_locked(conn, error);
 #endif
 	spin_unlock_bh(&net->lock);
-	kib_txlist_done(&failed, error, LNET_MSG_STATUS_OK);
+	kib_txlist_done(&failed, error, kib_close_hstatus(error));
 }
 
 /*

@@ -781,6 +781,24 @@ static void kib_tx_wc_error(struct kib_conn *conn, const struct ib_wc *wc,
 	kib_conn_close(conn, -EIO);
 }
 
+/*
+ * A send of @tx completed in error: the peer dropped it (spec 3.2), unless
+ * our own close for a link down flushed it, which is this side's drop.
+ */
+static void kib_tx_send_failed(struct kib_conn *conn, const struct ib_wc *wc,
+			       struct kib_tx *tx)
+{
+	lockdep_assert_held(&conn->lock);
+	if (wc->status == IB_WC_WR_FLUSH_ERR &&
+	    READ_ONCE(conn->error) == -ENETDOWN) {
+		tx->status = -ENETDOWN;
+		tx->hstatus = LNET_MSG_STATUS_LOCAL_DROPPED;
+	} else {
+		tx->status = -EIO;
+		tx->hstatus = LNET_MSG_STATUS_REMOTE_DROPPED;
+	}
+}
+
 static void kib_tx_send_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct kib_tx *tx = container_of(wc->wr_cqe, struct kib_tx, send_cqe);
@@ -794,10 +812,8 @@ static void kib_tx_send_done(struct ib_cq *cq, struct ib_wc *wc)
 	if (tx->noop)
 		conn->nnoops_posted--;
 	if (wc->status != IB_WC_SUCCESS) {
-		if (!tx->status) {
-			tx->status = -EIO;
-			tx->hstatus = LNET_MSG_STATUS_REMOTE_DROPPED;
-		}
+		if (!tx->status)
+			kib_tx_send_failed(conn, wc, tx);
 		tx->waiting = false;	/* no reply will come */
 	}
 	idle = kib_tx_idle_locked(tx);

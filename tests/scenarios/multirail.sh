@@ -26,6 +26,8 @@
 #	--link 0-1 --timeout 900 --script $LNET_TOP/tests/scenarios/multirail.sh
 # shellcheck source=scripts/guest/lib.sh
 . "$LNET_TOP/scripts/guest/lib.sh"
+# shellcheck source=tests/scenarios/multirail-lib.sh
+. "$LNET_TOP/tests/scenarios/multirail-lib.sh"
 
 LNETCTL=$LNET_TOP/build/tools/lnetctl/lnetctl
 OUT=/tmp/mr.out
@@ -46,14 +48,6 @@ if [ -z "$me0" ] || [ -z "$me1" ]; then
 	exit 1
 fi
 
-# mr_nids PRIMARY: the NIDs `lnetctl peer show` lists under PRIMARY
-mr_nids() {
-	"$LNETCTL" peer show >"$OUT" 2>&1 || return 1
-	awk -v p="$1" '
-		/primary nid:/ { cur = $NF }
-		/- nid:/ && cur == p { print $NF }' "$OUT"
-}
-
 # mr_is PRIMARY True|False: peer show says PRIMARY is (not) Multi-Rail
 mr_is() {
 	"$LNETCTL" peer show >"$OUT" 2>&1 || return 1
@@ -63,56 +57,11 @@ mr_is() {
 		END { exit !found }' "$OUT"
 }
 
-# peer_has PRIMARY NID...: PRIMARY's entry lists exactly these NIDs
-peer_has() {
-	local p=$1 got want
-	shift
-	got=$(mr_nids "$p" | sort | tr '\n' ' ')
-	want=$(printf '%s\n' "$@" | sort | tr '\n' ' ')
-	[ "$got" = "$want" ] || { echo "peer $p: [$got], want [$want]"; return 1; }
-}
-
-# ni_sends NID: the send_count of our NI NID
-ni_sends() {
-	"$LNETCTL" net show -v >"$OUT" 2>&1 || return 1
-	awk -v n="$1" '
-		/- nid:/ { cur = $NF }
-		/send_count:/ && cur == n { print $NF; exit }' "$OUT"
-}
-
 # tcp_nid_hex IP NETNUM: the NID IP@tcpNETNUM as the tracepoints print it
 tcp_nid_hex() {
 	local a b c d
 	IFS=. read -r a b c d <<<"$1"
 	printf '0x%x%02x%02x%02x%02x' $((0x20000 + $2)) "$a" "$b" "$c" "$d"
-}
-
-# lst_failures: from lst show_error's output on stdin, the test RPCs that
-# failed in this session (brw and ping errors) and the RPCs that failed or
-# expired since the node's lnet_selftest loaded
-lst_failures() {
-	sed -n 's/.*\[Session: \([0-9]*\) brw errors, \([0-9]*\) ping errors\] \[RPC: \([0-9]*\) errors, [0-9]* dropped, \([0-9]*\) expired\].*/\1 \2 \3 \4/p' |
-		awk '{ n += $1 + $2 + $3 + $4 } END { print n + 0 }'
-}
-
-# lnet_stat KEY: a counter of lnetctl stats show
-lnet_stat() {
-	"$LNETCTL" stats show | sed -n "s/^ *$1: \([0-9]*\)\$/\1/p" | head -n1
-}
-
-# peer_health NID: health value of a peer NI (peer show -v)
-peer_health() {
-	"$LNETCTL" peer show -v >"$OUT" 2>&1 || return 1
-	awk -v n="$1" '
-		/- nid:/ { cur = $NF }
-		/health value:/ && cur == n { print $NF; exit }' "$OUT"
-}
-
-ni_health() {
-	"$LNETCTL" net show -v >"$OUT" 2>&1 || return 1
-	awk -v n="$1" '
-		/- nid:/ { cur = $NF }
-		/health value:/ && cur == n { print $NF; exit }' "$OUT"
 }
 
 # rail_failures LOCAL PEER: the failures health counted against our NI
@@ -144,10 +93,6 @@ lst_session_brw() {
 	out=$("$OURS_LST" show_error "$f" "$t" 2>&1)
 	echo "$out"
 	t_check "$b: no brw error" test -z "$(grep 'Session: [1-9]' <<<"$out")"
-}
-
-rail1_whole() {
-	[ "$(ni_health "$MY1")" = 1000 ] && [ "$(peer_health "$PEER1")" = 1000 ]
 }
 
 # --- both: two rails up ------------------------------------------------------
@@ -240,24 +185,15 @@ t_check "spread: both NIs sent (each at least a quarter)" \
 
 # --- failover: cut rail 1 under load ----------------------------------------
 # a session of its own: show_error counts for the whole session
-"$OURS_LST" end_session >/dev/null
-"$OURS_LST" new_session --timeout 300 mrcut >/dev/null
-t_lst_ok "add_group servers $PEER0 (cut)" add_group servers "$PEER0"
-t_lst_ok "add_group clients $MY0 (cut)" add_group clients "$MY0"
-failed0=$("$OURS_LST" show_error clients servers 2>&1 | lst_failures)
-t_lst_ok "add_batch cut" add_batch cut
-t_lst_ok "cut: brw write 1M x8 (long)" add_test --batch cut --loop 100 \
-	--concurrency 8 --from clients --to servers brw write size=1M check=full
-t_lst_ok "run cut" run cut
-sleep 5
-t_check "cut: batch busy when rail 1 goes" sh -c "! '$OURS_LST' query cut 2>&1 | grep -q 'Batch is idle'"
+mr_cut_start "$PEER0" "$MY0" 100
+failed0=$cut_failed0
 before=$(rail_failures "$MY1" "$PEER1")
 r0=$(ni_sends "$MY0")
 resent0=$(lnet_stat resend_count)
 t_link 1 off
 sleep 45
-h=$(peer_health "$PEER1")
-hl=$(ni_health "$MY1")
+h=$(mr_health "$PEER1")
+hl=$(mr_health "$MY1")
 after=$(rail_failures "$MY1" "$PEER1")
 d0=$(($(ni_sends "$MY0") - r0))
 echo "45 s into the cut: peer NI $PEER1 health $h, our $MY1 health $hl, rail 1 failures $before -> $after, rail 0 sent $d0"
@@ -267,7 +203,7 @@ t_check "cut: rail 0 carried the traffic meanwhile (> 100 messages)" test "$d0" 
 # would come back through the host's loopback route while the link is cut
 t_check "cut: net set --nid $MY1 --health 0" "$LNETCTL" net set --nid "$MY1" --health 0
 sleep 8
-hl=$(ni_health "$MY1")
+hl=$(mr_health "$MY1")
 t_check "cut: $MY1 not pinged back while its link is down (health $hl < 300)" \
 	test "${hl:-1000}" -lt 300
 t_link 1 on
