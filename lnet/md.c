@@ -580,6 +580,76 @@ void lnet_md_expect_retarget(struct lnet_msg *msg, lnet_nid_t old)
 }
 
 /*
+ * A REPLY that finds no wait for it may be the copy its Multi-Rail peer
+ * resent on another rail while the first (md->reply_rx) is still arriving
+ * here: the peer saw the first one's rail die before this side did. It is
+ * taken too, into the same bytes of the MD (the same payload), rather
+ * than dropped: otherwise, when the first one's connection is found dead
+ * and the MD waits again (lnet_md_reply_rearm()), the copy is gone and the
+ * GET waits in vain. lnet_md_reply_pair_end() makes one event of the two.
+ */
+static bool lnet_md_reply_twin(struct lnet_libmd *md, struct lnet_msg *msg,
+			       u32 type, lnet_nid_t src, unsigned int rlength)
+{
+	const struct lnet_msg *first = md->reply_rx;
+
+	lockdep_assert_held(&md->slot->lock);
+	if (type != LNET_MSG_REPLY || !first || md->reply_paired ||
+	    (md->flags & (LNET_MD_FL_UNLINK_REQ | LNET_MD_FL_RSP_EXPIRED)) ||
+	    first->wanted != rlength || first->hdr.src_nid == src ||
+	    !lnet_peer_nids_same_node(first->hdr.src_nid, src))
+		return false;
+	md->reply_paired = true;
+	md->reply_twin = msg;
+	md->msg_refs++;
+	msg->md = md;
+	msg->offset = first->offset;
+	msg->wanted = rlength;
+	msg->len = first->len;
+	return true;
+}
+
+/*
+ * @msg, one of a REPLY and its resent copy, ended with @status. While the
+ * other is still arriving, the first to end well keeps its event back and
+ * a failure says nothing; when both have ended, the one kept back (or, if
+ * both failed, the last) goes on as the MD's one REPLY. Return the
+ * message to go on with, or NULL if there is none yet; *@silenced is set
+ * to a message the caller frees once the slot lock is dropped.
+ */
+static struct lnet_msg *lnet_md_reply_pair_end(struct lnet_libmd *md,
+					       struct lnet_msg *msg,
+					       int *status,
+					       struct lnet_msg **silenced)
+{
+	struct lnet_msg *held;
+
+	lockdep_assert_held(&md->slot->lock);
+	if (md->reply_rx == msg)
+		md->reply_rx = NULL;
+	if (md->reply_twin == msg)
+		md->reply_twin = NULL;
+	if (md->reply_rx || md->reply_twin) {
+		if (!*status && !md->reply_held) {
+			md->reply_held = msg;
+			md->msg_refs++;		/* its event's, still to come */
+		} else {
+			*silenced = msg;
+		}
+		return NULL;
+	}
+	md->reply_paired = false;
+	held = md->reply_held;
+	if (!held)
+		return msg;
+	md->reply_held = NULL;
+	md->msg_refs--;
+	*silenced = msg;
+	*status = 0;
+	return held;
+}
+
+/*
  * A REPLY from a Multi-Rail peer was lost with its connection before all
  * of it came (@status: the connection closed under it). That peer's LND
  * had not confirmed the send (lnd.h, @send), so the peer fails it and
@@ -618,12 +688,24 @@ void lnet_msg_detach_md(struct lnet_msg *msg, int status)
 {
 	struct lnet_libmd *md = msg->md;
 	struct lnet_md_slot *slot = md->slot;
+	struct lnet_msg *silenced = NULL;
 	struct lnet_libmd *free_md = NULL;
 	bool deliver = false, last, explicit, expired;
 
 	msg->md = NULL;
 	spin_lock_bh(&slot->lock);
 	md->msg_refs--;
+	if (md->reply_paired && !msg->tx) {
+		msg = lnet_md_reply_pair_end(md, msg, &status, &silenced);
+		if (!msg) {
+			spin_unlock_bh(&slot->lock);
+			if (silenced)
+				lnet_msg_free(silenced);
+			return;
+		}
+	} else if (md->reply_rx == msg) {
+		md->reply_rx = NULL;
+	}
 	if (msg->tx && status)
 		lnet_md_expect_cancel(md, msg);
 	if (!msg->tx && status && lnet_md_reply_rearm(md, msg, status)) {
@@ -663,6 +745,8 @@ void lnet_msg_detach_md(struct lnet_msg *msg, int status)
 		lnet_md_free(free_md);
 	if (msg)
 		lnet_msg_free(msg);
+	if (silenced)
+		lnet_msg_free(silenced);
 	if (deliver)
 		lnet_md_slot_deliver(slot);
 }
@@ -691,10 +775,16 @@ int lnet_md_commit_wire(const struct lnet_handle_wire *wh,
 	slot = lnet_md_slot_of(cookie);
 	spin_lock_bh(&slot->lock);
 	md = lnet_md_lookup(slot, cookie);
-	if (!md || md->me || !lnet_md_active(md))
+	if (!md || md->me) {
 		rc = -ENOENT;
-	else
-		exp = lnet_md_expect_find_from(md, type, src);
+	} else {
+		if (lnet_md_active(md))
+			exp = lnet_md_expect_find_from(md, type, src);
+		if (!exp && lnet_md_reply_twin(md, msg, type, src, rlength)) {
+			spin_unlock_bh(&slot->lock);
+			return 0;
+		}
+	}
 	if (!rc && !exp) {
 		rc = -ENOENT;
 	} else if (exp && rlength > exp->length) {
@@ -707,6 +797,8 @@ int lnet_md_commit_wire(const struct lnet_handle_wire *wh,
 		msg->wanted = type == LNET_MSG_REPLY ? rlength : 0;
 		msg->len = msg->wanted;
 		lnet_md_commit(md, msg);
+		if (type == LNET_MSG_REPLY && !md->reply_rx)
+			md->reply_rx = msg;
 	}
 	spin_unlock_bh(&slot->lock);
 	return rc;

@@ -41,6 +41,7 @@ struct fake_lnd {
 	enum fake_send_mode	send_mode;
 	int			send_rc;
 	int			recv_rc;	/* returned by recv() if < 0 */
+	bool			recv_hold;	/* recv() leaves it to the test */
 	const void		*rx_data;	/* payload recv() "receives" */
 	unsigned int		timeout;	/* what timeout() says, s */
 	struct list_head	held;		/* struct fake_tx, not yet taken */

@@ -8,7 +8,8 @@
  * ME that names the primary (and the event naming it too), a --non_mr
  * peer keeping one pair (and, on a net where we have two NIs, the NI its
  * first message chose), what goes confirmed, a REPLY lost with its
- * connection waited for again, a REPLY kept off a link that is down, a
+ * connection waited for again (and its copy resent while it was still
+ * arriving taken too), a REPLY kept off a link that is down, a
  * discovered peer's NIDs merged from a ping info, and the NUMA distance
  * choosing between two NIs of one net. Discovery is off (kunit.sh loads
  * lnet so): the peers here are configured, and the fake LND's peers
@@ -433,6 +434,52 @@ static void mr_reply_lost_waits_again(struct kunit *test)
 }
 
 /*
+ * The peer resent the REPLY from its other NID while the first was still
+ * arriving here (it saw that rail die first): the copy is taken too, and
+ * the GET ends with one event, status 0, whichever of the two ends first
+ * and however the other ends.
+ */
+static void mr_reply_resent_while_arriving(struct kunit *test)
+{
+	struct mr_env *env = menv(test);
+	struct lnet_handle_md mdh;
+	struct lnet_msg *first;
+	struct lnet_event ev;
+	int which, round;
+
+	for (round = 0; round < 2; round++) {
+		mdh = mr_get_sent(test, PRIM);
+		fake.recv_hold = true;
+		KUNIT_EXPECT_EQ(test, mr_reply(mdh, PRIM, 0, 16), 0);
+		first = fake.last_recv.msg;
+		KUNIT_ASSERT_NOT_NULL(test, first);
+		if (round) {
+			/* the first is lost before the copy ends */
+			KUNIT_EXPECT_EQ(test, mr_reply(mdh, SECOND, 1, 16), 0);
+			fake.recv_hold = false;
+			lnet_finalize(first, -ECONNABORTED);
+			KUNIT_EXPECT_EQ(test, LNetEQPoll(&env->eqh, 1, 100, &ev,
+							 &which), 0);
+			first = fake.last_recv.msg;
+			lnet_finalize(first, 0);
+		} else {
+			/* the copy ends well first; then the first is lost */
+			fake.recv_hold = false;
+			KUNIT_EXPECT_EQ(test, mr_reply(mdh, SECOND, 1, 16), 0);
+			KUNIT_EXPECT_EQ(test, LNetEQPoll(&env->eqh, 1, 100, &ev,
+							 &which), 0);
+			lnet_finalize(first, -ECONNABORTED);
+		}
+		wb_wait(test, env->eqh, LNET_EVENT_REPLY, &ev);
+		KUNIT_EXPECT_EQ(test, ev.status, 0);
+		KUNIT_EXPECT_EQ(test, ev.mlength, 16U);
+		KUNIT_EXPECT_TRUE(test, ev.unlinked);
+		KUNIT_EXPECT_EQ(test, LNetEQPoll(&env->eqh, 1, 100, &ev,
+						 &which), 0);
+	}
+}
+
+/*
  * A GET from the peer's second NID came to our NI on net 1 just as its
  * link went down: the REPLY does not wait on that link, it goes from net
  * 0 to the peer's primary NID (and the peer accepts it from there).
@@ -633,6 +680,7 @@ static struct kunit_case lnet_multirail_cases[] = {
 	KUNIT_CASE(mr_non_mr_keeps_ni),
 	KUNIT_CASE(mr_confirm_when_resendable),
 	KUNIT_CASE(mr_reply_lost_waits_again),
+	KUNIT_CASE(mr_reply_resent_while_arriving),
 	KUNIT_CASE(mr_answer_leaves_link_down),
 	KUNIT_CASE(mr_merge_nids),
 	{}

@@ -210,6 +210,16 @@ struct lnet_libmd {
 	struct list_head	expects;	/* struct lnet_md_expect */
 	/* the usual single answer, without an allocation per request */
 	struct lnet_md_expect	expect_inline;
+	/*
+	 * A REPLY being received, and the copy its Multi-Rail peer resent
+	 * on another rail before this side saw the first one's connection
+	 * die (md.c, lnet_md_reply_twin()); the first of the two to end
+	 * well holds its event in @reply_held until the other ends.
+	 */
+	struct lnet_msg		*reply_rx;
+	struct lnet_msg		*reply_twin;
+	struct lnet_msg		*reply_held;
+	bool			reply_paired;
 
 	unsigned int		length;		/* bytes */
 	unsigned int		niov;		/* 0: contiguous (@kvec) */
