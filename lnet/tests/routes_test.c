@@ -16,6 +16,7 @@
  * from the gateway's far side shows it forwards.
  */
 #include <linux/delay.h>
+#include <linux/iopoll.h>
 #include <linux/module.h>
 #include <linux/lnet/lnd.h>
 #include <linux/lnet/cpt.h>
@@ -555,19 +556,37 @@ static int rt_router_set(bool on)
 	return rc;
 }
 
+/*
+ * The router's own clock: the check runs once a second and may miss a turn
+ * (api_mutex busy), and under TCG a guest can stall for a second or more.
+ * So a change due after the delay is waited for, up to the delay plus
+ * RT_SLACK_MS, and a change that must not happen yet is looked for well
+ * inside the window: the delay is long enough for that to mean something.
+ */
+#define RT_SLACK_MS	4000
+
 /* Wait up to @ms for forwarding to be @on; whether it is. */
 static bool rt_forwarding_becomes(bool on, unsigned int ms)
 {
-	unsigned long end = jiffies + msecs_to_jiffies(ms);
+	bool now;
 
-	while (lnet_forwarding_enabled() != on && time_before(jiffies, end))
-		msleep(50);
-	return lnet_forwarding_enabled() == on;
+	return !read_poll_timeout(lnet_forwarding_enabled, now, now == on,
+				  50 * USEC_PER_MSEC, ms * USEC_PER_MSEC, false);
+}
+
+/* Wait up to @ms for @ni to say DOWN in the ping info; whether it does. */
+static bool rt_says_down_within(struct lnet_ni *ni, unsigned int ms)
+{
+	bool down;
+
+	return !read_poll_timeout(lnet_ni_says_down, down, down,
+				  50 * USEC_PER_MSEC, ms * USEC_PER_MSEC, false,
+				  ni);
 }
 
 /*
  * Forwarding off at run time: the ping info says so at once; forwarding
- * goes on for the delay (1 s here: router_ping_timeout 0, the check
+ * goes on for the delay (2 s here: router_ping_timeout 2, the check
  * interval 0), and past it while a buffer is in use, until three times the
  * delay. Then the waiter is dropped, new messages for others too; the one
  * being forwarded finishes and its buffer comes back. On again: forwarding
@@ -579,9 +598,10 @@ static void routes_forward_off_and_on(struct kunit *test)
 	lnet_nid_t dst = FAKE_PEER(1, 9), other;
 	unsigned int nnull;
 	struct lnet_msg *m1;
+	bool advertised;
 	int n, full;
 
-	WRITE_ONCE(lnet_router_ping_timeout, 0);
+	WRITE_ONCE(lnet_router_ping_timeout, 2);
 	fake.send_mode = FAKE_SEND_HOLD;
 	rt_router_on(test, 1, 1, 1);
 	KUNIT_EXPECT_TRUE(test, lnet_router_advertised_now());
@@ -596,10 +616,11 @@ static void routes_forward_off_and_on(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, rt_router_set(false), 0);
 	KUNIT_EXPECT_FALSE(test, lnet_router_advertised_now());
 	KUNIT_EXPECT_FALSE(test, lnet_routing_wanted());
-	msleep(1600);		/* past the delay; m1 holds the buffer */
+	/* past the delay, 3 s short of the end: m1 holds the buffer */
+	msleep(3000);
 	KUNIT_EXPECT_TRUE(test, lnet_forwarding_enabled());
 	KUNIT_EXPECT_EQ(test, READ_ONCE(fake.nrecv_null), nnull);
-	KUNIT_EXPECT_TRUE(test, rt_forwarding_becomes(false, 3000));
+	KUNIT_EXPECT_TRUE(test, rt_forwarding_becomes(false, 3000 + RT_SLACK_MS));
 	KUNIT_EXPECT_EQ(test, READ_ONCE(fake.nrecv_null), nnull + 1);
 	KUNIT_EXPECT_EQ(test, rt_pool_credits(LNET_RTRPOOL_SMALL, &n), full - 1);
 	rt_inject(test, GW1, dst);
@@ -616,13 +637,16 @@ static void routes_forward_off_and_on(struct kunit *test)
 	m1 = fake_take_send(WB_WAIT_MS);
 	rt_expect_forwarded(test, m1, dst);
 	fake_done(m1, 0);
-	msleep(2100);
-	KUNIT_EXPECT_TRUE(test, lnet_router_advertised_now());
+	KUNIT_EXPECT_EQ(test, read_poll_timeout(lnet_router_advertised_now,
+						advertised, advertised,
+						50 * USEC_PER_MSEC,
+						(2000 + RT_SLACK_MS) *
+						USEC_PER_MSEC, false), 0);
 
 	/* off, then on again before it stopped: it never stops */
 	KUNIT_ASSERT_EQ(test, rt_router_set(false), 0);
 	KUNIT_ASSERT_EQ(test, rt_router_set(true), 0);
-	KUNIT_EXPECT_FALSE(test, rt_forwarding_becomes(false, 2500));
+	KUNIT_EXPECT_FALSE(test, rt_forwarding_becomes(false, 4000));
 	WRITE_ONCE(lnet_router_ping_timeout, saved);
 }
 
@@ -639,9 +663,10 @@ static void routes_router_quiet_net(struct kunit *test)
 	rt_router_on(test, 1, 1, 1);
 	KUNIT_EXPECT_FALSE(test, lnet_ni_says_down(fake.ni[0]));
 	KUNIT_EXPECT_FALSE(test, lnet_ni_says_down(fake.ni[1]));
-	msleep(2500);
-	KUNIT_EXPECT_TRUE(test, lnet_ni_says_down(fake.ni[0]));
-	KUNIT_EXPECT_TRUE(test, lnet_ni_says_down(fake.ni[1]));
+	KUNIT_EXPECT_TRUE(test, rt_says_down_within(fake.ni[0],
+						    1000 + RT_SLACK_MS));
+	KUNIT_EXPECT_TRUE(test, rt_says_down_within(fake.ni[1],
+						    1000 + RT_SLACK_MS));
 	KUNIT_EXPECT_GE(test, lnet_router_last_pinged(fake.ni[1]), 1);
 
 	lnet_router_pinged(fake.ni[0], GW1);
@@ -652,7 +677,8 @@ static void routes_router_quiet_net(struct kunit *test)
 
 	/* no buffer in use: forwarding stops once the delay has passed */
 	KUNIT_EXPECT_EQ(test, rt_router_set(false), 0);
-	KUNIT_EXPECT_TRUE(test, rt_forwarding_becomes(false, 2500));
+	KUNIT_EXPECT_TRUE(test, rt_forwarding_becomes(false,
+						      1000 + RT_SLACK_MS));
 	KUNIT_EXPECT_FALSE(test, lnet_ni_says_down(fake.ni[1]));
 	KUNIT_EXPECT_EQ(test, lnet_router_last_pinged(fake.ni[0]), -1);
 	WRITE_ONCE(lnet_router_ping_timeout, saved);
