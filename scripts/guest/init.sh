@@ -13,6 +13,10 @@ bb() { /bin/busybox "$@"; }
 bb mount -t proc proc /proc
 bb mount -t sysfs sysfs /sys
 bb mount -t debugfs debugfs /sys/kernel/debug
+# kmemleak's own thread scans a minute after boot and every ten minutes:
+# 7-8 s of the one vCPU each under TCG, in the middle of a test. The one
+# scan that counts is finish()'s, after the test.
+[ -w /sys/kernel/debug/kmemleak ] && echo scan=off >/sys/kernel/debug/kmemleak
 # The guest gets its own writable /tmp, /root and the like, which hides
 # whatever the host keeps there, the work tree included when it was cloned
 # under /root or /tmp. Keep a view of the host root first (on /dev, the one
