@@ -5,8 +5,8 @@
 # guest (ping, PUT/GET of 0 B..1 MiB from contiguous and page MDs with every
 # byte checked, a stream with 8 in flight), so traffic flows both ways at
 # once. Every "lnet_lndtest: ok/not ok" line becomes a result. A guest
-# unloads only once the other guest's client said it is done, with the
-# connections still up.
+# unloads only once the other guest's client said it is done and the other
+# guest has listed its connections (flag "listed"): unloading closes them.
 #
 # Run: lnet-vmtest --suite socklnd --kernel debug --guests 2 --timeout 600 \
 #	--script $LNET_TOP/tests/scenarios/lnd.sh --arg tcp
@@ -69,10 +69,13 @@ t_retry "lctl --net $net peer_list: $peer@$net" 30 peer_listed
 t_retry "lctl --net $net conn_list: the connections to $peer@$net" 30 conns_listed
 "$LCTL" --net "$net" peer_list
 "$LCTL" --net "$net" conn_list
+t_flag_set listed
 
-# Stay up (serving) until the other guest's client is done with us.
+# Stay up (serving) until the other guest's client is done with us and the
+# other guest has seen its connections to us.
 t_retry "peer's client done" 600 \
 	grep -qx '[1-9][0-9]*' /sys/module/lnet_lndtest/parameters/peer_done
+t_flag_wait listed 600
 
 t_check "unload lnet_lndtest (live connections)" rmmod lnet_lndtest
 lt_trace_save	# the LND's unload empties the trace buffers
@@ -115,3 +118,6 @@ if [ "$net" = o2ib ]; then
 	t_check "unload ko2iblnd (per-NI tunables)" rmmod ko2iblnd
 	t_check "unload lnet (per-NI tunables)" rmmod lnet
 fi
+
+# Neither guest powers off while the other may still ask for "listed".
+t_flag_bye 60
