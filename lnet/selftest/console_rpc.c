@@ -268,8 +268,13 @@ void lstcon_ping_work(struct work_struct *work)
 		if (nd->state == LST_NODE_ACTIVE &&
 		    time_after(jiffies, nd->last_seen + quiet))
 			nodes[n++] = nd;
+	/*
+	 * A node that answers late is busy, not down: its answer may queue
+	 * behind the batch's own bulk for credits (seconds on a routed path),
+	 * and an expired ping would mark it down and count as its error.
+	 */
 	lstcon_calls_free(lstcon_fanout(nodes, n, LST_SVC_DEBUG,
-					LST_PING_INTERVAL, lstcon_prep_debug,
+					LST_RPC_TIMEOUT_MAX, lstcon_prep_debug,
 					NULL), n);
 	kvfree(nodes);
 out:

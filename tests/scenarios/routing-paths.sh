@@ -100,6 +100,21 @@ lst_session() {
 		t_lst_ok "add_group b $B_NID" add_group b "$B_NID"
 }
 
+# losses_on / losses_show: the tracepoints of messages dropped or failed
+# (Documentation/tracing.md), so that a step that lost some says where
+T=/sys/kernel/tracing
+losses_on() {
+	grep -qs " $T tracefs " /proc/mounts || mount -t tracefs nodev $T || return 1
+	echo 'status != 0' >$T/events/lnet/lnet_finalize/filter &&
+		echo 1 >$T/events/lnet/lnet_finalize/enable &&
+		echo 1 >$T/events/lnet/lnet_drop/enable
+}
+
+losses_show() {
+	cat $D/stats $D/peers
+	grep -v '^#' $T/trace | tail -n 40
+}
+
 # end_load NAME NETWORK REMOTE GW1 GW2: an end node's LNet, lnet_selftest
 # loaded, once both routers are ready (flags at GW1's and GW2's addresses)
 end_load() {
@@ -110,7 +125,8 @@ end_load() {
 		"networks=$net" "routes=\"$rnet $gw1; $rnet $gw2\"" "${CHECK[@]}" &&
 		t_insmod "$name: load ksocklnd" "$SOCK" &&
 		lc_ok "$name: lnet configure --all" lnet configure --all &&
-		t_insmod "$name: load lnet_selftest" "$M/lnet/selftest/lnet_selftest.ko"
+		t_insmod "$name: load lnet_selftest" "$M/lnet/selftest/lnet_selftest.ko" &&
+		t_check "$name: trace losses" losses_on
 }
 
 end_unload() {	# end_unload NAME
@@ -155,6 +171,7 @@ node_a() {
 	lst_session cut || t_abort
 	t_lst_brw cut a b 2 50
 	t_lst_ok "end_session cut" end_session
+	losses_show	# for the record: lst's losses, if any
 	t_check "A: lnetctl ping B while link 2 is cut" \
 		"$LNETCTL" ping --timeout 10 "$B_NID"
 	t_flag_set c-done
@@ -234,7 +251,8 @@ r_load() {
 		router_ping_timeout=20 tiny_router_buffers=64 small_router_buffers=64 \
 		large_router_buffers=16 "${CHECK[@]}" || return 1
 	t_insmod "$1: load ksocklnd" "$SOCK" || return 1
-	lc_ok "$1: lnet configure --all" lnet configure --all
+	lc_ok "$1: lnet configure --all" lnet configure --all &&
+		t_check "$1: trace losses" losses_on
 }
 
 r_unload() {	# r_unload NAME
@@ -340,6 +358,7 @@ router2() {
 	relay cut "$A_IP1" || t_abort
 	relay b-saw-cut "$B_IP" || t_abort
 	t_flag_wait c-done "$WAIT" "$A_IP1" || t_abort
+	losses_show
 	c2=$(route_count)
 	t_check "R2: carried the traffic while link 2 was cut ($c1 -> $c2)" \
 		test "$c2" -gt "$c1"
@@ -379,6 +398,7 @@ node_b() {
 	t_check "B: route via R2 still up" gw_is tcp0 "$R2_TCP1" up
 	t_flag_set b-saw-cut
 	t_flag_wait back "$WAIT" "$R2_IP1" || t_abort
+	losses_show	# how step 2 (cut) went here
 	t_retry "B: route via R1 up again" 150 gw_is tcp0 "$R1_TCP1" up
 	t_flag_set b-saw-back
 
