@@ -3,8 +3,9 @@
  * Discovery and push (Documentation/wire/routing-health-multirail.md,
  * "When discovery runs", "Push"; lnet-header.md's ping info).
  *
- * The first PUT or GET to a peer NID (not on portal 0, not routed) waits
- * on the NID's node while discovery pings the node's primary NID: the ping
+ * The first PUT or GET to a peer NID (not on portal 0, not one we forward
+ * as a router; routed or not) waits on the NID's node while discovery pings
+ * the node's primary NID, through a gateway if need be: the ping
  * info says which NIDs the node has, which one is primary and whether it
  * does Multi-Rail and discovery. If it does both (and so do we), we push
  * our own ping info to it (a PUT with an ACK on portal 0) so it learns
@@ -141,9 +142,11 @@ bool lnet_discovery_gate(struct lnet_msg *msg)
 	default:
 		return false;	/* a REPLY or ACK never waits */
 	}
-	/* routed: the gateway is not the node we talk to */
-	if (portal == LNET_RESERVED_PORTAL ||
-	    msg->target.nid != msg->hdr.dest_nid)
+	/*
+	 * Routed too: the ping goes through a gateway like the message, and
+	 * the node's other networks may be reached through other routes.
+	 */
+	if (portal == LNET_RESERVED_PORTAL)
 		return false;
 
 	rcu_read_lock();

@@ -22,7 +22,9 @@
  * No source NID given: for a Multi-Rail peer the pair Multi-Rail selection
  * chooses (*@dst then the peer NID it chose), else our NI on @dst's
  * network that the peer keeps (select.c). NULL if no network of ours
- * reaches the peer directly.
+ * reaches the peer directly; *@dst is then the NID to route to, for a
+ * Multi-Rail peer whose networks are all behind routers one of its NIDs
+ * in turn.
  */
 static struct lnet_ni *lnet_msg_select_rcu(struct lnet_msg *msg,
 					   lnet_nid_t *dst)
@@ -39,10 +41,12 @@ static struct lnet_ni *lnet_msg_select_rcu(struct lnet_msg *msg,
 	/* one NID: no network to choose, only our NI on its own */
 	if (mr && READ_ONCE(node->nnids) > 1) {
 		ni = lnet_select_pair_rcu(node, msg->md_node, &nid);
-		if (ni) {
+		if (!ni)
+			nid = lnet_select_routed_nid_rcu(node);
+		if (nid != LNET_NID_ANY)
 			*dst = nid;
+		if (ni || nid != LNET_NID_ANY)
 			return ni;
-		}
 	}
 	return lnet_select_ni_rcu(*dst, msg->md_node, !mr);
 }

@@ -448,13 +448,15 @@ static int lnet_node_configure_nid(lnet_nid_t prim, lnet_nid_t nid)
  * @flags: LNET_IOCTL_PEER_CFG_*
  *
  * A primary on a local network also gets its per-NID peer configured (not
- * freed when idle), as before Multi-Rail; one elsewhere is refused with
- * -EHOSTUNREACH (a peer behind routers has no state here).
+ * freed when idle), as before Multi-Rail. One behind routers has no
+ * per-NID state here (its gateway has): only its node is made, if a route
+ * leads to its network; with none it is refused with -EHOSTUNREACH.
  *
  * Return: 0 or -errno.
  */
 int lnet_node_configure(lnet_nid_t prim, lnet_nid_t nid, u32 flags)
 {
+	bool routed;
 	int rc;
 
 	if (lnet_nid_is_local(prim) ||
@@ -464,10 +466,17 @@ int lnet_node_configure(lnet_nid_t prim, lnet_nid_t nid, u32 flags)
 		return lnet_node_configure_nid(prim, nid);
 
 	rc = lnet_peer_configure(prim);
+	routed = rc == -EHOSTUNREACH;
+	if (routed) {
+		rcu_read_lock();
+		if (lnet_route_hops_rcu(LNET_NIDNET(prim)))
+			rc = 0;
+		rcu_read_unlock();
+	}
 	if (rc)
 		return rc;
 	rc = lnet_node_configure_primary(prim, flags);
-	if (rc)
+	if (rc && !routed)
 		lnet_peer_unconfigure(prim);
 	return rc;
 }

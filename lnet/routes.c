@@ -318,6 +318,31 @@ lnet_nid_t lnet_route_select_rcu(u32 net, u32 src_net)
 LNET_EXPORT_FOR_TEST(lnet_route_select_rcu);
 
 /**
+ * lnet_route_reachable_rcu() - whether a message for @net could go now
+ * @net: a remote network
+ *
+ * Multi-Rail selection asks it of each network of a node behind routers:
+ * the same test as lnet_route_select_rcu()'s, without taking a turn.
+ *
+ * Context: rcu_read_lock() held; takes no lock.
+ *
+ * Return: true if an alive route to @net has its gateway on a network of
+ * ours.
+ */
+bool lnet_route_reachable_rcu(u32 net)
+{
+	struct lnet_rnet *rnet = lnet_rnet_find_rcu(net);
+	struct lnet_route *r;
+
+	if (!rnet)
+		return false;
+	list_for_each_entry_rcu(r, &rnet->routes, list)
+		if (lnet_route_usable_rcu(r, LNET_NET_ANY))
+			return true;
+	return false;
+}
+
+/**
  * lnet_route_hops_rcu() - the fewest hops of a route to @net, for LNetDist()
  * @net: a remote network
  *

@@ -13,7 +13,9 @@
  * from the MD's memory to the NI's device (distances up to numa_range count
  * as one), free send credits, least recently chosen. Then the peer's NID
  * there: health, free credits, least recently chosen. No UDSP rules: this
- * LNet has none.
+ * LNet has none. A node with no NID on a network of ours is reached
+ * through routers: one of its networks that a route leads to, then one of
+ * its NIDs there, take turns; the gateway is routes.c's choice.
  *
  * Reads credits and health without their locks but under net_lock for the
  * peers: a choice made on a value a moment old is as good as any.
@@ -178,6 +180,85 @@ static lnet_nid_t lnet_sel_peer_nid(const struct lnet_peer_node *node,
 	return best;
 }
 
+/*
+ * @node's networks, each with the best health of its NIDs there and ours:
+ * for a direct send the best of our NIs there, for a routed one 0 if an
+ * alive route leads there (-1: not usable either way).
+ */
+static unsigned int lnet_sel_node_nets(const struct lnet_peer_node *node,
+				       struct lnet_sel_net *nets, bool routed)
+{
+	unsigned int i, j, nnets = 0;
+	int h, c;
+	u64 s;
+
+	lockdep_assert_held(&lnet_core.net_lock);
+	for (i = 0; i < node->nnids; i++) {
+		u32 net = LNET_NIDNET(node->nids[i]->nid);
+
+		lnet_sel_peer_state(node->nids[i]->nid, &h, &c, &s);
+		for (j = 0; j < nnets; j++)
+			if (nets[j].net == net)
+				break;
+		if (j < nnets) {
+			nets[j].peer_health = max(nets[j].peer_health, h);
+			continue;
+		}
+		nets[nnets].net = net;
+		nets[nnets].peer_health = h;
+		if (routed)
+			nets[nnets].local_health =
+				lnet_route_reachable_rcu(net) ? 0 : -1;
+		else
+			nets[nnets].local_health = lnet_sel_local_health(net);
+		nnets++;
+	}
+	return nnets;
+}
+
+static bool lnet_sel_net_ties(const struct lnet_sel_net *a,
+			      const struct lnet_sel_net *b)
+{
+	return a->peer_health == b->peer_health &&
+	       a->local_health == b->local_health;
+}
+
+/*
+ * The usable network of the best (peer health, our health), the equally
+ * good ones taking turns; *@turn is what is left of the node's turn for a
+ * choice among them (its NIDs there). NULL if none is usable.
+ */
+static const struct lnet_sel_net *
+lnet_sel_pick_net(struct lnet_peer_node *node, const struct lnet_sel_net *nets,
+		  unsigned int nnets, unsigned int *turn)
+{
+	const struct lnet_sel_net *best = NULL;
+	unsigned int i, nties = 0, pick;
+
+	for (i = 0; i < nnets; i++) {
+		if (nets[i].local_health < 0)
+			continue;
+		if (!best || nets[i].peer_health > best->peer_health ||
+		    (nets[i].peer_health == best->peer_health &&
+		     nets[i].local_health > best->local_health)) {
+			best = &nets[i];
+			nties = 1;
+		} else if (lnet_sel_net_ties(&nets[i], best)) {
+			nties++;
+		}
+	}
+	if (!best)
+		return NULL;
+	pick = node->rr++;
+	*turn = pick / nties;
+	pick %= nties;
+	for (i = 0; i < nnets; i++)
+		if (nets[i].local_health >= 0 &&
+		    lnet_sel_net_ties(&nets[i], best) && !pick--)
+			break;
+	return &nets[i];
+}
+
 /**
  * lnet_select_pair_rcu() - choose our NI and @node's NID for a message
  * @node: a Multi-Rail peer node
@@ -192,56 +273,17 @@ static lnet_nid_t lnet_sel_peer_nid(const struct lnet_peer_node *node,
 struct lnet_ni *lnet_select_pair_rcu(struct lnet_peer_node *node,
 				     int md_node, lnet_nid_t *nid)
 {
-	struct lnet_sel_net nets[LNET_NODE_MAX_NIDS], *best = NULL;
-	unsigned int i, j, nnets = 0, nties = 0, pick;
+	struct lnet_sel_net nets[LNET_NODE_MAX_NIDS];
+	const struct lnet_sel_net *net;
 	struct lnet_ni *ni = NULL;
-	int h, c;
-	u64 s;
+	unsigned int turn;
 
 	spin_lock_bh(&lnet_core.net_lock);
-	for (i = 0; i < node->nnids; i++) {
-		u32 net = LNET_NIDNET(node->nids[i]->nid);
-
-		lnet_sel_peer_state(node->nids[i]->nid, &h, &c, &s);
-		for (j = 0; j < nnets; j++)
-			if (nets[j].net == net)
-				break;
-		if (j == nnets) {
-			nets[nnets].net = net;
-			nets[nnets].peer_health = h;
-			nets[nnets].local_health = lnet_sel_local_health(net);
-			nnets++;
-		} else {
-			nets[j].peer_health = max(nets[j].peer_health, h);
-		}
-	}
-	/* the best (peer health, local health); count the ties */
-	for (i = 0; i < nnets; i++) {
-		if (nets[i].local_health < 0)
-			continue;
-		if (!best || nets[i].peer_health > best->peer_health ||
-		    (nets[i].peer_health == best->peer_health &&
-		     nets[i].local_health > best->local_health)) {
-			best = &nets[i];
-			nties = 1;
-		} else if (nets[i].peer_health == best->peer_health &&
-			   nets[i].local_health == best->local_health) {
-			nties++;
-		}
-	}
-	if (best) {
-		/* round robin among the equally good networks */
-		pick = node->rr++ % nties;
-		for (i = 0; i < nnets; i++) {
-			if (nets[i].local_health < 0 ||
-			    nets[i].peer_health != best->peer_health ||
-			    nets[i].local_health != best->local_health)
-				continue;
-			if (!pick--)
-				break;
-		}
-		ni = lnet_sel_ni(nets[i].net, md_node);
-		*nid = lnet_sel_peer_nid(node, nets[i].net);
+	net = lnet_sel_pick_net(node, nets,
+				lnet_sel_node_nets(node, nets, false), &turn);
+	if (net) {
+		ni = lnet_sel_ni(net->net, md_node);
+		*nid = lnet_sel_peer_nid(node, net->net);
 		if (ni) {
 			struct lnet_peer *peer = lnet_peer_find_locked(*nid);
 
@@ -252,4 +294,59 @@ struct lnet_ni *lnet_select_pair_rcu(struct lnet_peer_node *node,
 	}
 	spin_unlock_bh(&lnet_core.net_lock);
 	return ni;
+}
+
+/**
+ * lnet_select_routed_nid_rcu() - the NID of a Multi-Rail node to route a
+ *	message to, when none of its NIDs is on a network of ours
+ * @node: a Multi-Rail peer node
+ *
+ * Among the node's networks that an alive route leads to: the best health
+ * of its NIDs there, then round robin; on that network, round robin among
+ * its healthiest NIDs (they have no per-NID state here to tell them apart:
+ * their gateway has). The gateway is chosen afterwards, for the NID's
+ * network (lnet_route_select_rcu()), so traffic to a node behind routers
+ * spreads over its networks and over the routes to each.
+ *
+ * Context: rcu_read_lock() (the route table); takes net_lock.
+ *
+ * Return: the NID, or LNET_NID_ANY if no route leads to any of its
+ * networks.
+ */
+lnet_nid_t lnet_select_routed_nid_rcu(struct lnet_peer_node *node)
+{
+	struct lnet_sel_net nets[LNET_NODE_MAX_NIDS];
+	const struct lnet_sel_net *net;
+	lnet_nid_t nid = LNET_NID_ANY;
+	unsigned int i, j, nties = 0, turn;
+	int h, c, best = -1;
+	u64 s;
+
+	spin_lock_bh(&lnet_core.net_lock);
+	net = lnet_sel_pick_net(node, nets,
+				lnet_sel_node_nets(node, nets, true), &turn);
+	if (!net)
+		goto out;
+	for (i = 0; i < node->nnids; i++) {
+		if (LNET_NIDNET(node->nids[i]->nid) != net->net)
+			continue;
+		lnet_sel_peer_state(node->nids[i]->nid, &h, &c, &s);
+		if (h > best) {
+			best = h;
+			nties = 0;
+		}
+		nties += h == best;
+	}
+	for (i = 0, j = turn % nties; i < node->nnids; i++) {
+		if (LNET_NIDNET(node->nids[i]->nid) != net->net)
+			continue;
+		lnet_sel_peer_state(node->nids[i]->nid, &h, &c, &s);
+		if (h == best && !j--) {
+			nid = node->nids[i]->nid;
+			break;
+		}
+	}
+out:
+	spin_unlock_bh(&lnet_core.net_lock);
+	return nid;
 }

@@ -11,9 +11,12 @@
  * connection waited for again (and its copy resent while it was still
  * arriving taken too), a REPLY kept off a link that is down, a
  * discovered peer's NIDs merged from a ping info, and the NUMA distance
- * choosing between two NIs of one net. Discovery is off (kunit.sh loads
- * lnet so): the peers here are configured, and the fake LND's peers
- * answer no ping.
+ * choosing between two NIs of one net. Behind routers (nets 2 and 3 are
+ * remote): a Multi-Rail node's networks take turns, each through its own
+ * route, and a routed PUT waits while discovery pings its node through
+ * the gateway (the test plays the REPLY and the push's ACK). Discovery is
+ * off (kunit.sh loads lnet so) but for that case: the other peers here
+ * are configured, and the fake LND's peers answer no ping.
  */
 #include "fake_lnd.h"
 #include "wb_util.h"
@@ -22,6 +25,11 @@
 #define SECOND		FAKE_PEER(1, 1)
 #define OTHER		FAKE_PEER(0, 2)
 #define PT		43
+/* behind routers: nets 2 and 3, through GW0 on net 0 and GW1 on net 1 */
+#define RPRIM		FAKE_PEER(2, 1)
+#define RSECOND		FAKE_PEER(3, 1)
+#define GW0		FAKE_PEER(0, 9)
+#define GW1		FAKE_PEER(1, 9)
 
 struct mr_env {
 	struct lnet_handle_eq	eqh;
@@ -31,6 +39,7 @@ struct mr_env {
 	int			sensitivity;
 	int			discovery_disabled;
 	int			numa_range;
+	int			check_interval;
 };
 
 static struct mr_env *menv(struct kunit *test)
@@ -50,6 +59,9 @@ static int mr_init(struct kunit *test)
 	env->sensitivity = lnet_tunable(&lnet_health_sensitivity);
 	env->discovery_disabled = lnet_tunable(&lnet_peer_discovery_disabled);
 	env->numa_range = lnet_tunable(&lnet_numa_range);
+	env->check_interval = lnet_alive_router_check_interval;
+	/* no router checker: routes stay alive, and ping no gateway */
+	WRITE_ONCE(lnet_alive_router_check_interval, 0);
 	WRITE_ONCE(lnet_retry_count.value, 2);
 	WRITE_ONCE(lnet_health_sensitivity.value, 100);
 	WRITE_ONCE(lnet_peer_discovery_disabled.value, 1);
@@ -73,6 +85,8 @@ static void mr_exit(struct kunit *test)
 		WRITE_ONCE(lnet_peer_discovery_disabled.value,
 			   env->discovery_disabled);
 		WRITE_ONCE(lnet_numa_range.value, env->numa_range);
+		WRITE_ONCE(lnet_alive_router_check_interval,
+			   env->check_interval);
 	}
 	fake.send_mode = FAKE_SEND_HOLD;
 	fake_finish_held(-ESHUTDOWN);
@@ -669,6 +683,189 @@ static void mr_merge_nids(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lnet_peer_primary_nid(a), a);
 }
 
+static int mr_route(u32 net, lnet_nid_t gw, bool add)
+{
+	struct lnet_route_info r = { .net = net, .gateway = gw, .hops = -1 };
+	int rc;
+
+	mutex_lock(&lnet_core.api_mutex);
+	rc = add ? lnet_route_add(&r) : lnet_route_del(net, gw);
+	mutex_unlock(&lnet_core.api_mutex);
+	return rc;
+}
+
+/* @msg went to the gateway of its destination's network: which network. */
+static int mr_routed_net_of(struct kunit *test, struct lnet_msg *msg)
+{
+	bool two = LNET_NIDNET(msg->hdr.dest_nid) == FAKE_NET(2);
+
+	KUNIT_EXPECT_TRUE(test, two || LNET_NIDNET(msg->hdr.dest_nid) ==
+					      FAKE_NET(3));
+	KUNIT_EXPECT_EQ(test, msg->target.nid, two ? GW0 : GW1);
+	KUNIT_EXPECT_PTR_EQ(test, msg->ni, fake.ni[two ? 0 : 1]);
+	KUNIT_EXPECT_EQ(test, msg->hdr.src_nid, msg->ni->nid);
+	return two ? 2 : 3;
+}
+
+/* A discovered Multi-Rail node of @n NIDs, @nids[0] its primary. */
+static void mr_routed_node(struct kunit *test, const lnet_nid_t *nids,
+			   unsigned int n)
+{
+	struct lnet_peer_node *node = lnet_node_get_or_new(nids[0]);
+
+	KUNIT_ASSERT_NOT_NULL(test, node);
+	spin_lock_bh(&lnet_core.net_lock);
+	lnet_node_merge_nids_locked(node, nids, n, true);
+	set_bit(LNET_NODE_MULTI_RAIL, &node->flags);
+	set_bit(LNET_NODE_DISCOVERED, &node->flags);
+	spin_unlock_bh(&lnet_core.net_lock);
+	lnet_node_put(node);
+}
+
+/*
+ * A Multi-Rail node none of whose networks is ours (spec 1.2, "MR
+ * destination with no NI on a local net"): its networks take turns, each
+ * through the gateway of its route, and its NIDs on one network take
+ * turns too; a network whose route is gone is passed over; with no route
+ * to any, nothing goes. Such a node can be configured (peer add) while a
+ * route leads to its network.
+ */
+static void mr_routed_spread(struct kunit *test)
+{
+	lnet_nid_t third = FAKE_PEER(3, 2);
+	lnet_nid_t nids[3] = { RPRIM, RSECOND, third };
+	struct lnet_msg *msg;
+	int i, n[4] = {}, net, last = 0, r3 = 0;
+
+	/* peer add behind routers: refused only with no route to its net */
+	KUNIT_EXPECT_EQ(test, lnet_node_configure(FAKE_PEER(2, 5),
+						  LNET_NID_ANY, 0),
+			-EHOSTUNREACH);
+	KUNIT_ASSERT_EQ(test, mr_route(FAKE_NET(2), GW0, true), 0);
+	KUNIT_ASSERT_EQ(test, mr_route(FAKE_NET(3), GW1, true), 0);
+	KUNIT_EXPECT_EQ(test, lnet_node_configure(FAKE_PEER(2, 5),
+						  LNET_NID_ANY, 0), 0);
+	KUNIT_EXPECT_EQ(test, lnet_node_configure(FAKE_PEER(2, 5),
+						  FAKE_PEER(3, 5), 0), 0);
+	KUNIT_EXPECT_EQ(test, lnet_node_del(FAKE_PEER(2, 5), LNET_NID_ANY, 0),
+			0);
+	mr_routed_node(test, nids, 3);
+	for (i = 0; i < 8; i++) {
+		msg = mr_put(test, RSECOND);	/* any NID of the node */
+		KUNIT_ASSERT_NOT_NULL(test, msg);
+		net = mr_routed_net_of(test, msg);
+		n[net]++;
+		KUNIT_EXPECT_NE(test, net, last);
+		last = net;
+		if (net == 3)
+			r3 += msg->hdr.dest_nid == RSECOND ? 1 : 0;
+		fake_done(msg, 0);
+	}
+	KUNIT_EXPECT_EQ(test, n[2], 4);
+	KUNIT_EXPECT_EQ(test, n[3], 4);
+	KUNIT_EXPECT_EQ(test, r3, 2);		/* RSECOND and third */
+
+	KUNIT_EXPECT_EQ(test, mr_route(FAKE_NET(3), GW1, false), 0);
+	for (i = 0; i < 3; i++) {
+		msg = mr_put(test, RSECOND);
+		KUNIT_ASSERT_NOT_NULL(test, msg);
+		KUNIT_EXPECT_EQ(test, mr_routed_net_of(test, msg), 2);
+		KUNIT_EXPECT_EQ(test, msg->hdr.dest_nid, RPRIM);
+		fake_done(msg, 0);
+	}
+	KUNIT_EXPECT_EQ(test, mr_route(FAKE_NET(2), GW0, false), 0);
+	KUNIT_EXPECT_EQ(test,
+			LNetPut(LNET_NID_ANY,
+				wb_bind(test, wb_md(menv(test)->buf, 8, 1, 0,
+						    NULL, menv(test)->eqh)),
+				LNET_NOACK_REQ, wb_id(RPRIM, LNET_PID_LUSTRE),
+				PT, 1, 0, 0),
+			-EHOSTUNREACH);
+	KUNIT_EXPECT_EQ(test, lnet_node_del(RPRIM, LNET_NID_ANY, 0), 0);
+}
+
+/*
+ * Discovery through a router (spec 4.6: on every send): the first PUT to
+ * a node behind GW0 waits while the node's primary is pinged through
+ * GW0; its ping info says Multi-Rail with a NID behind GW1 too; we push
+ * through GW0, and once that is ACKed the PUT goes, to either network.
+ */
+static void mr_routed_discovery(struct kunit *test)
+{
+	struct mr_env *env = menv(test);
+	struct lnet_ping_info *info;
+	size_t info_len = lnet_ping_info_size(3);
+	struct lnet_msg *ping, *push, *put;
+	struct lnet_handle_wire wmd;
+	struct lnet_handle_md mdh;
+	struct lnet_hdr hdr;
+	lnet_nid_t nids[4];
+	u32 flags = 0;
+
+	info = kunit_kzalloc(test, info_len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, info);
+	info->magic = LNET_PROTO_PING_MAGIC;
+	info->features = LNET_PING_FEAT_NI_STATUS | LNET_PING_FEAT_MULTI_RAIL |
+			 LNET_PING_FEAT_DISCOVERY;
+	info->pid = LNET_PID_LUSTRE;
+	info->nnis = 3;
+	info->ni[0].nid = LNET_NID_LO_0;
+	info->ni[1].nid = RPRIM;
+	info->ni[2].nid = RSECOND;
+	KUNIT_ASSERT_EQ(test, mr_route(FAKE_NET(2), GW0, true), 0);
+	KUNIT_ASSERT_EQ(test, mr_route(FAKE_NET(3), GW1, true), 0);
+	WRITE_ONCE(lnet_peer_discovery_disabled.value, 0);
+
+	mdh = wb_bind(test, wb_md(env->buf, 8, 1, 0, NULL, env->eqh));
+	KUNIT_ASSERT_EQ(test, LNetPut(LNET_NID_ANY, mdh, LNET_NOACK_REQ,
+				      wb_id(RPRIM, LNET_PID_LUSTRE), PT, 1, 0,
+				      0), 0);
+	ping = fake_take_send(WB_WAIT_MS);
+	KUNIT_ASSERT_NOT_NULL(test, ping);
+	KUNIT_EXPECT_EQ(test, ping->hdr.type, (u32)LNET_MSG_GET);
+	KUNIT_EXPECT_EQ(test, ping->hdr.msg.get.ptl_index,
+			(u32)LNET_RESERVED_PORTAL);
+	KUNIT_EXPECT_EQ(test, ping->hdr.dest_nid, RPRIM);
+	KUNIT_EXPECT_EQ(test, ping->target.nid, GW0);
+	wmd = ping->hdr.msg.get.return_wmd;
+	fake_done(ping, 0);
+	KUNIT_EXPECT_PTR_EQ(test, fake_take_send(100), NULL); /* PUT waits */
+
+	/* the REPLY, from the node through GW0 */
+	fake_hdr(&hdr, LNET_MSG_REPLY, 0, RPRIM, info_len);
+	hdr.msg.reply.dst_wmd = wmd;
+	fake.rx_data = info;
+	KUNIT_EXPECT_EQ(test, lnet_parse(fake.ni[0], &hdr, GW0, NULL, false), 0);
+	push = fake_take_send(WB_WAIT_MS);
+	fake.rx_data = NULL;
+	KUNIT_ASSERT_NOT_NULL(test, push);
+	KUNIT_EXPECT_EQ(test, push->hdr.type, (u32)LNET_MSG_PUT);
+	KUNIT_EXPECT_EQ(test, push->hdr.msg.put.ptl_index,
+			(u32)LNET_RESERVED_PORTAL);
+	KUNIT_EXPECT_EQ(test, push->hdr.dest_nid, RPRIM);
+	KUNIT_EXPECT_EQ(test, push->target.nid, GW0);
+	wmd = push->hdr.msg.put.ack_wmd;
+	fake_done(push, 0);
+	KUNIT_EXPECT_PTR_EQ(test, fake_take_send(100), NULL);
+
+	/* its ACK: discovery is over, the PUT goes */
+	fake_hdr(&hdr, LNET_MSG_ACK, 0, RPRIM, 0);
+	hdr.msg.ack.dst_wmd = wmd;
+	KUNIT_EXPECT_EQ(test, lnet_parse(fake.ni[0], &hdr, GW0, NULL, false), 0);
+	put = fake_take_send(WB_WAIT_MS);
+	KUNIT_ASSERT_NOT_NULL(test, put);
+	KUNIT_EXPECT_EQ(test, put->hdr.msg.put.ptl_index, (u32)PT);
+	mr_routed_net_of(test, put);
+	fake_done(put, 0);
+
+	KUNIT_EXPECT_EQ(test, lnet_node_nids(RSECOND, nids, 4, &flags), 2);
+	KUNIT_EXPECT_EQ(test, nids[0], RPRIM);
+	KUNIT_EXPECT_TRUE(test, flags & LNET_IOCTL_PEER_MULTI_RAIL);
+	WRITE_ONCE(lnet_peer_discovery_disabled.value, 1);
+	KUNIT_EXPECT_EQ(test, mr_route(FAKE_NET(3), GW1, false), 0);
+	KUNIT_EXPECT_EQ(test, mr_route(FAKE_NET(2), GW0, false), 0);
+}
+
 static struct kunit_case lnet_multirail_cases[] = {
 	KUNIT_CASE(mr_configure_rules),
 	KUNIT_CASE(mr_round_robin),
@@ -683,6 +880,8 @@ static struct kunit_case lnet_multirail_cases[] = {
 	KUNIT_CASE(mr_reply_resent_while_arriving),
 	KUNIT_CASE(mr_answer_leaves_link_down),
 	KUNIT_CASE(mr_merge_nids),
+	KUNIT_CASE(mr_routed_spread),
+	KUNIT_CASE(mr_routed_discovery),
 	{}
 };
 

@@ -574,6 +574,18 @@ t_yaml_section() {
 }
 
 node_lnetctl() { "${NODE_KIND}_lnetctl" "$@"; }
+
+# peer_shows_mr NID LNETCTL...: LNETCTL's peer show (ours: "Multi-Rail:
+# True", Lustre 2.17's: "true") lists NID as a primary, Multi-Rail: its ping
+# info said so, so discovery reached it (through routers if need be)
+peer_shows_mr() {
+	local nid=$1
+	shift
+	"$@" peer show 2>/dev/null |
+		awk -v p="$nid" '/primary nid:/ { cur = $NF }
+			/Multi-Rail:/ && cur == p { found = (tolower($NF) == "true") }
+			END { exit !found }'
+}
 node_lst() { "${NODE_KIND}_lst" "$@"; }
 
 # t_lst_rates: the last [LNet Rates of ...] / [LNet Bandwidth of ...] block

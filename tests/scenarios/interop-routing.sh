@@ -13,7 +13,8 @@
 #
 # Checks: each end node's own lnetctl pings the other end through R; A's
 # lst (A's kind) runs brw write and read of 1 MiB with check=full and a
-# ping test, A the client and then B the client, with no error node;
+# ping test, A the client and then B the client, with no error node, and
+# A has discovered B through R (peer show: Multi-Rail);
 # each end node's route is up after its router checker has pinged R (so
 # R's ping info says it routes and its NIs are up); R counted forwarded
 # messages (ours: every router buffer back too).
@@ -212,8 +213,11 @@ brw_batch() {	# brw_batch NAME FROM TO
 
 node_a() {
 	NODE_KIND=$ends
-	end_load ksocklnd tcp0 "$FARNET" "$R_IP0@tcp" || t_abort
+	# R first: Lustre 2.17's acceptor dereferences NULL if a connection
+	# arrives before its thread is running (our router checker pings R
+	# as soon as our LNet is up)
 	t_flag_wait r-ready "$WAIT" "$R_IP0" || t_abort
+	end_load ksocklnd tcp0 "$FARNET" "$R_IP0@tcp" || t_abort
 	t_flag_wait b-ready "$WAIT" "$R_IP0" || t_abort
 	end_checks "$B_NID" "$FARNET" "$R_IP0@tcp"
 
@@ -224,6 +228,10 @@ node_a() {
 		brw_batch a_to_b a b &&
 		brw_batch b_to_a b a
 	lst_ok "end_session" end_session
+	# lst's RPCs were A's first messages to B: discovery pinged B through R
+	node_lnetctl peer show -v 2>&1
+	t_check "$ends: B, behind R, discovered (Multi-Rail)" \
+		peer_shows_mr "$B_NID" node_lnetctl
 	t_flag_set a-done
 	t_flag_wait bye "$WAIT" "$R_IP0"
 	if [ "$ends" = lustre ]; then lustre_unload; else ours_unload; fi
@@ -231,8 +239,8 @@ node_a() {
 
 node_b() {
 	NODE_KIND=$ends
+	t_flag_wait r-ready "$WAIT" "$R_IP1" || t_abort	# R first, as A
 	end_load "$FAR_LND" "$FARNET" tcp0 "$R_IP1@$FAR_SUFFIX" || t_abort
-	t_flag_wait r-ready "$WAIT" "$R_IP1" || t_abort
 	t_flag_set b-ready
 	end_checks "$A_NID" tcp0 "$R_IP1@$FAR_SUFFIX"
 	t_flag_set b-done

@@ -21,7 +21,8 @@
 #    forwarded some of them.
 # 2. Cut: link 2 (R1-B) loses its carrier. R1's tcp1 NI says DOWN (link
 #    state), A's checker takes the route through R1 down, and A's lst runs
-#    with no error node, all of it through R2: R1 forwards nothing.
+#    with no error node, all of it through R2: R1 forwards nothing. lst's
+#    RPCs are A's first messages to B: A discovered B through R2.
 # 3. Back: link 2 up again: the route through R1 comes back and R1
 #    forwards again.
 # 4. Drained: R1's admin runs "lnetctl set routing 0". R1 says
@@ -172,6 +173,9 @@ node_a() {
 	t_lst_brw cut a b 2 50
 	t_lst_ok "end_session cut" end_session
 	losses_show	# for the record: lst's losses, if any
+	# lst's RPCs were A's first messages to B: discovery pinged B through R2
+	t_check "A: B, behind routers, discovered (Multi-Rail)" \
+		peer_shows_mr "$B_NID" "$LNETCTL"
 	t_check "A: lnetctl ping B while link 2 is cut" \
 		"$LNETCTL" ping --timeout 10 "$B_NID"
 	t_flag_set c-done

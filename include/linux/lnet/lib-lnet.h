@@ -350,6 +350,7 @@ lnet_node_needs_no_discovery(const struct lnet_peer_node *node)
 struct lnet_ni *lnet_select_pair_rcu(struct lnet_peer_node *node,
 				     int md_node, lnet_nid_t *nid);
 struct lnet_ni *lnet_select_ni_rcu(lnet_nid_t nid, int md_node, bool keep);
+lnet_nid_t lnet_select_routed_nid_rcu(struct lnet_peer_node *node);
 
 /* discovery.c */
 int lnet_discovery_init(void);
@@ -410,6 +411,7 @@ void lnet_routes_wait_checked(void);
 int lnet_route_get(unsigned int index, struct lnet_route_info *route);
 lnet_nid_t lnet_route_select_rcu(u32 net, u32 src_net);
 unsigned int lnet_route_hops_rcu(u32 net);
+bool lnet_route_reachable_rcu(u32 net);
 void lnet_gateway_forwarded(lnet_nid_t from, u32 src_net);
 bool lnet_route_is_via(u32 net, lnet_nid_t gateway);
 int lnet_routes_start(void);
