@@ -784,6 +784,19 @@ static void mr_routed_spread(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lnet_node_del(RPRIM, LNET_NID_ANY, 0), 0);
 }
 
+/* @msg is discovery's ping (GET) or push (PUT) to RPRIM, through GW0. */
+static void mr_expect_via_gw0(struct kunit *test, struct lnet_msg *msg,
+			      u32 type)
+{
+	KUNIT_EXPECT_EQ(test, msg->hdr.type, type);
+	KUNIT_EXPECT_EQ(test, type == LNET_MSG_GET ?
+				      msg->hdr.msg.get.ptl_index :
+				      msg->hdr.msg.put.ptl_index,
+			(u32)LNET_RESERVED_PORTAL);
+	KUNIT_EXPECT_EQ(test, msg->hdr.dest_nid, RPRIM);
+	KUNIT_EXPECT_EQ(test, msg->target.nid, GW0);
+}
+
 /*
  * Discovery through a router (spec 4.6: on every send): the first PUT to
  * a node behind GW0 waits while the node's primary is pinged through
@@ -822,11 +835,7 @@ static void mr_routed_discovery(struct kunit *test)
 				      0), 0);
 	ping = fake_take_send(WB_WAIT_MS);
 	KUNIT_ASSERT_NOT_NULL(test, ping);
-	KUNIT_EXPECT_EQ(test, ping->hdr.type, (u32)LNET_MSG_GET);
-	KUNIT_EXPECT_EQ(test, ping->hdr.msg.get.ptl_index,
-			(u32)LNET_RESERVED_PORTAL);
-	KUNIT_EXPECT_EQ(test, ping->hdr.dest_nid, RPRIM);
-	KUNIT_EXPECT_EQ(test, ping->target.nid, GW0);
+	mr_expect_via_gw0(test, ping, LNET_MSG_GET);
 	wmd = ping->hdr.msg.get.return_wmd;
 	fake_done(ping, 0);
 	KUNIT_EXPECT_PTR_EQ(test, fake_take_send(100), NULL); /* PUT waits */
@@ -839,11 +848,7 @@ static void mr_routed_discovery(struct kunit *test)
 	push = fake_take_send(WB_WAIT_MS);
 	fake.rx_data = NULL;
 	KUNIT_ASSERT_NOT_NULL(test, push);
-	KUNIT_EXPECT_EQ(test, push->hdr.type, (u32)LNET_MSG_PUT);
-	KUNIT_EXPECT_EQ(test, push->hdr.msg.put.ptl_index,
-			(u32)LNET_RESERVED_PORTAL);
-	KUNIT_EXPECT_EQ(test, push->hdr.dest_nid, RPRIM);
-	KUNIT_EXPECT_EQ(test, push->target.nid, GW0);
+	mr_expect_via_gw0(test, push, LNET_MSG_PUT);
 	wmd = push->hdr.msg.put.ack_wmd;
 	fake_done(push, 0);
 	KUNIT_EXPECT_PTR_EQ(test, fake_take_send(100), NULL);
