@@ -3,9 +3,9 @@
  * Discovery and push (Documentation/wire/routing-health-multirail.md,
  * "When discovery runs", "Push"; lnet-header.md's ping info).
  *
- * The first PUT or GET to a peer NID (not on portal 0, not one we forward
- * as a router; routed or not) waits on the NID's node while discovery pings
- * the node's primary NID, through a gateway if need be: the ping
+ * The first PUT or GET to a peer NID (not on portal 0; routed or not, ours
+ * or one we forward as a router) waits on the NID's node while discovery
+ * pings the node's primary NID, through a gateway if need be: the ping
  * info says which NIDs the node has, which one is primary and whether it
  * does Multi-Rail and discovery. If it does both (and so do we), we push
  * our own ping info to it (a PUT with an ACK on portal 0) so it learns
@@ -129,7 +129,12 @@ bool lnet_discovery_gate(struct lnet_msg *msg)
 	bool start = false;
 	u32 portal;
 
-	if (msg->recovery || msg->routing || msg->retries ||
+	/*
+	 * A message we forward waits too, in its router buffer and holding
+	 * its sender's router credit, as on a Lustre router. It keeps the
+	 * next hop it has: only its originator chooses among the NIDs.
+	 */
+	if (msg->recovery || msg->retries ||
 	    msg->ni == lnet_core.lo_ni || !lnet_discovery_enabled())
 		return false;
 	switch (msg->hdr.type) {

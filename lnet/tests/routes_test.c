@@ -8,7 +8,8 @@
  * message for another node is received into a router buffer and sent on
  * unchanged; short of a buffer or of the sending peer's router credit it
  * waits, its LND not asked to receive, until one comes back; no route:
- * dropped, buffer back; a node that does not forward drops it; pools
+ * dropped, buffer back; a message for a node not yet discovered waits for
+ * the router's ping of it; a node that does not forward drops it; pools
  * resized at run time; a network nobody pings said DOWN by a router.
  *
  * The checker is off (alive_router_check_interval 0): routes stay alive,
@@ -32,6 +33,7 @@
 struct routes_env {
 	int	interval;
 	int	drop_asym;
+	int	discovery_disabled;
 	int	buffers[LNET_NRTRPOOLS];
 	u8	data[PAYLOAD];
 	u8	out[PAYLOAD];
@@ -54,6 +56,7 @@ static int routes_init(struct kunit *test)
 	env->interval = lnet_alive_router_check_interval;
 	WRITE_ONCE(lnet_alive_router_check_interval, 0);
 	env->drop_asym = lnet_tunable(&lnet_drop_asym_route);
+	env->discovery_disabled = lnet_tunable(&lnet_peer_discovery_disabled);
 	memcpy(env->buffers, lnet_router_buffers, sizeof(env->buffers));
 	for (i = 0; i < PAYLOAD; i++)
 		env->data[i] = i * 7 + 3;
@@ -71,6 +74,8 @@ static void routes_exit(struct kunit *test)
 		WRITE_ONCE(lnet_alive_router_check_interval, env->interval);
 		WRITE_ONCE(lnet_check_routers_before_use, 0);
 		WRITE_ONCE(lnet_drop_asym_route.value, env->drop_asym);
+		WRITE_ONCE(lnet_peer_discovery_disabled.value,
+			   env->discovery_disabled);
 		memcpy(lnet_router_buffers, env->buffers, sizeof(env->buffers));
 	}
 	fake.rx_data = NULL;
@@ -546,6 +551,68 @@ static void routes_forward_no_route(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rt_pool_credits(LNET_RTRPOOL_SMALL, &n), full);
 }
 
+/*
+ * A router forwarding a PUT to a node it has not discovered pings the node
+ * first (spec 1.3, 4.6), the message waiting in its router buffer; once
+ * the ping is answered the PUT goes on unchanged. A second node's ping
+ * fails: its PUT is dropped, the buffer comes back.
+ */
+static void routes_forward_discovers_first(struct kunit *test)
+{
+	size_t info_len = lnet_ping_info_size(2);
+	lnet_nid_t dst = FAKE_PEER(1, 9), dead = FAKE_PEER(1, 10);
+	struct lnet_msg *ping, *msg;
+	struct lnet_ping_info *info;
+	struct lnet_handle_wire wmd;
+	struct lnet_hdr hdr;
+	int n, full;
+
+	info = kunit_kzalloc(test, info_len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, info);
+	info->magic = LNET_PROTO_PING_MAGIC;
+	info->features = LNET_PING_FEAT_NI_STATUS;	/* no discovery: no push */
+	info->pid = LNET_PID_LUSTRE;
+	info->nnis = 2;
+	info->ni[0].nid = LNET_NID_LO_0;
+	info->ni[1].nid = dst;
+
+	fake.send_mode = FAKE_SEND_HOLD;
+	rt_router_on(test, 1, 1, 1);
+	full = rt_pool_credits(LNET_RTRPOOL_SMALL, &n);
+	WRITE_ONCE(lnet_peer_discovery_disabled.value, 0);
+	rt_inject(test, GW1, dst);
+	ping = fake_take_send(WB_WAIT_MS);
+	KUNIT_ASSERT_NOT_NULL(test, ping);
+	KUNIT_EXPECT_EQ(test, ping->hdr.type, LNET_MSG_GET);
+	KUNIT_EXPECT_EQ(test, ping->hdr.msg.get.ptl_index, LNET_RESERVED_PORTAL);
+	KUNIT_EXPECT_EQ(test, ping->target.nid, dst);
+	KUNIT_EXPECT_PTR_EQ(test, ping->ni, fake.ni[1]);
+	wmd = ping->hdr.msg.get.return_wmd;
+	fake_done(ping, 0);
+	/* received, holding its buffer, not sent on yet */
+	KUNIT_EXPECT_NULL(test, fake_take_send(WB_QUIET_MS));
+	KUNIT_EXPECT_EQ(test, rt_pool_credits(LNET_RTRPOOL_SMALL, &n), full - 1);
+
+	fake_hdr(&hdr, LNET_MSG_REPLY, 1, dst, info_len);
+	hdr.msg.reply.dst_wmd = wmd;
+	fake.rx_data = info;
+	KUNIT_EXPECT_EQ(test, lnet_parse(fake.ni[1], &hdr, dst, NULL, false), 0);
+	msg = fake_take_send(WB_WAIT_MS);
+	rt_expect_forwarded(test, msg, dst);
+	if (msg)
+		fake_done(msg, 0);
+	KUNIT_EXPECT_EQ(test, rt_pool_credits(LNET_RTRPOOL_SMALL, &n), full);
+
+	rt_inject(test, GW1, dead);
+	ping = fake_take_send(WB_WAIT_MS);
+	KUNIT_ASSERT_NOT_NULL(test, ping);
+	KUNIT_EXPECT_EQ(test, ping->target.nid, dead);
+	KUNIT_EXPECT_EQ(test, ping->hdr.msg.get.ptl_index, LNET_RESERVED_PORTAL);
+	fake_done(ping, -EHOSTUNREACH);
+	KUNIT_EXPECT_NULL(test, fake_take_send(WB_QUIET_MS));
+	KUNIT_EXPECT_EQ(test, rt_pool_credits(LNET_RTRPOOL_SMALL, &n), full);
+}
+
 static int rt_router_set(bool on)
 {
 	int rc;
@@ -778,6 +845,7 @@ static struct kunit_case lnet_routes_cases[] = {
 	KUNIT_CASE(routes_forward_waits_for_buffer),
 	KUNIT_CASE(routes_forward_waits_for_credit),
 	KUNIT_CASE(routes_forward_no_route),
+	KUNIT_CASE(routes_forward_discovers_first),
 	KUNIT_CASE(routes_forward_off_and_on),
 	KUNIT_CASE(routes_resize_pools),
 	KUNIT_CASE(routes_router_quiet_net),

@@ -22,7 +22,8 @@
 # 2. Cut: link 2 (R1-B) loses its carrier. R1's tcp1 NI says DOWN (link
 #    state), A's checker takes the route through R1 down, and A's lst runs
 #    with no error node, all of it through R2: R1 forwards nothing. lst's
-#    RPCs are A's first messages to B: A discovered B through R2.
+#    RPCs are A's first messages to B: A discovered B through R2, and R2
+#    discovered B before forwarding them.
 # 3. Back: link 2 up again: the route through R1 comes back and R1
 #    forwards again.
 # 4. Drained: R1's admin runs "lnetctl set routing 0". R1 says
@@ -366,6 +367,9 @@ router2() {
 	c2=$(route_count)
 	t_check "R2: carried the traffic while link 2 was cut ($c1 -> $c2)" \
 		test "$c2" -gt "$c1"
+	# a router discovers the destination of a PUT or GET before it forwards
+	t_check "R2: B, which it forwarded A's RPCs to, discovered (Multi-Rail)" \
+		peer_shows_mr "$B_NID" "$LNETCTL"
 	t_flag_set c-checked
 
 	relay back "$A_IP1" || t_abort
