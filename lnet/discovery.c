@@ -91,21 +91,41 @@ static void lnet_disc_release(struct list_head *msgs, int rc)
 		}
 		if (msg->mr_select)
 			lnet_msg_reselect(msg);
+		else if (msg->routing)
+			lnet_forward_final_hop(msg);
 		lnet_msg_launch(msg);
 	}
+}
+
+/* A Multi-Rail peer that takes our pushes. */
+static bool lnet_node_pushable_locked(const struct lnet_peer_node *node)
+{
+	lockdep_assert_held(&lnet_core.net_lock);
+	return test_bit(LNET_NODE_MULTI_RAIL, &node->flags) &&
+	       test_bit(LNET_NODE_DISCOVERED, &node->flags) &&
+	       !test_bit(LNET_NODE_NO_DISCOVERY, &node->flags) &&
+	       !test_bit(LNET_NODE_UNHASHED, &node->flags);
 }
 
 static void lnet_disc_finish(struct lnet_peer_node *node, int rc)
 {
 	char nid[LNET_NIDSTR_SIZE];
+	bool repush;
 	LIST_HEAD(msgs);
 
 	spin_lock_bh(&lnet_core.net_lock);
-	node->disc_step = LNET_DISC_IDLE;
 	node->disc_error = rc;
 	node->disc_force = false;
 	if (!rc)
 		set_bit(LNET_NODE_DISCOVERED, &node->flags);
+	/*
+	 * Our ping info changed while this ran (a status word, which does
+	 * not move the sequence): what it sent, if anything, was older.
+	 */
+	repush = node->disc_repush && !rc && lnet_node_pushable_locked(node) &&
+		 lnet_is_running();
+	node->disc_repush = false;
+	node->disc_step = repush ? LNET_DISC_NOTIFY : LNET_DISC_IDLE;
 	list_splice_init(&node->parked, &msgs);
 	WRITE_ONCE(node->disc_gen, node->disc_gen + 1);
 	spin_unlock_bh(&lnet_core.net_lock);
@@ -114,6 +134,8 @@ static void lnet_disc_finish(struct lnet_peer_node *node, int rc)
 			 lnet_nid2str(node->primary, nid, sizeof(nid)), rc);
 	wake_up_all(&lnet_disc_waitq);
 	lnet_disc_release(&msgs, rc);
+	if (repush)
+		lnet_disc_queue(node);
 }
 
 /**
@@ -341,7 +363,7 @@ static bool lnet_disc_apply_info(struct lnet_peer_node *node,
 				 unsigned int n, lnet_nid_t pinged)
 {
 	lnet_nid_t nids[LNET_NODE_MAX_NIDS];
-	unsigned int k = lnet_disc_info_nids(info, n, nids);
+	unsigned int i, k = lnet_disc_info_nids(info, n, nids);
 	bool mr = (info->features & LNET_PING_FEAT_MULTI_RAIL) &&
 		  (info->features & LNET_PING_FEAT_DISCOVERY) &&
 		  lnet_discovery_enabled();
@@ -364,6 +386,11 @@ static bool lnet_disc_apply_info(struct lnet_peer_node *node,
 		if (!(info->features & LNET_PING_FEAT_DISCOVERY))
 			set_bit(LNET_NODE_NO_DISCOVERY, &node->flags);
 	}
+	/* what a router's final hop to a Multi-Rail node looks at */
+	for (i = 1; i < n && (info->features & LNET_PING_FEAT_NI_STATUS); i++)
+		lnet_node_set_down_locked(node, info->ni[i].nid,
+					  info->ni[i].status ==
+					  LNET_NI_STATUS_DOWN);
 	spin_unlock_bh(&lnet_core.net_lock);
 	return mr;
 }
@@ -504,8 +531,8 @@ int lnet_discover(lnet_nid_t nid, bool force, lnet_nid_t *nids,
 
 /**
  * lnet_discovery_push_all() - our ping info changed: push it to every
- *	Multi-Rail peer discovered (one whose discovery is under way pushes
- *	the new info at its end anyway)
+ *	Multi-Rail peer discovered (one whose discovery or push is under way
+ *	gets it at the end of that)
  * @last: discovery was just turned off; the info pushed says so, and the
  *	peers stop taking us for Multi-Rail (spec: "Push")
  */
@@ -519,13 +546,12 @@ void lnet_discovery_push_all(bool last)
 	rcu_read_lock();
 	list_for_each_entry_rcu(node, &lnet_core.nodes, list) {
 		spin_lock_bh(&lnet_core.net_lock);
-		push = test_bit(LNET_NODE_MULTI_RAIL, &node->flags) &&
-		       test_bit(LNET_NODE_DISCOVERED, &node->flags) &&
-		       !test_bit(LNET_NODE_NO_DISCOVERY, &node->flags) &&
-		       !test_bit(LNET_NODE_UNHASHED, &node->flags) &&
-		       node->disc_step == LNET_DISC_IDLE;
+		push = node->disc_step == LNET_DISC_IDLE &&
+		       lnet_node_pushable_locked(node);
 		if (push)
 			node->disc_step = LNET_DISC_NOTIFY;
+		else if (node->disc_step != LNET_DISC_IDLE)
+			node->disc_repush = true;	/* at its end */
 		spin_unlock_bh(&lnet_core.net_lock);
 		if (push)
 			lnet_disc_queue(node);
@@ -633,6 +659,7 @@ static void lnet_push_apply(struct lnet_push_rx *rx)
 		spin_lock_bh(&lnet_core.net_lock);
 		set_bit(LNET_NODE_DISCOVERED, &node->flags);
 		spin_unlock_bh(&lnet_core.net_lock);
+		lnet_gateway_pushed(rx->from, info, n);
 	}
 	if (reping) {
 		spin_lock_bh(&lnet_core.net_lock);

@@ -258,6 +258,36 @@ void lnet_msg_reselect(struct lnet_msg *msg)
 }
 
 /**
+ * lnet_msg_move_to() - @msg goes to @nid from @ni instead
+ * @msg: a message holding no credit, its header's destination @nid's node
+ * @ni: our NI for it; the caller's reference, which @msg takes over
+ * @nid: the peer NID, written in the header as its destination
+ *
+ * Return: true; false (no memory for the peer, @ni's reference dropped)
+ * leaves @msg as it was.
+ */
+bool lnet_msg_move_to(struct lnet_msg *msg, struct lnet_ni *ni,
+		      lnet_nid_t nid)
+{
+	struct lnet_peer *peer, *old_peer = msg->txpeer;
+	struct lnet_ni *old_ni = msg->ni;
+
+	peer = lnet_peer_get(ni, nid, GFP_ATOMIC);
+	if (!peer) {
+		lnet_ni_put(ni);
+		return false;
+	}
+	msg->ni = ni;
+	msg->txpeer = peer;
+	msg->hdr.dest_nid = nid;
+	msg->target.nid = nid;
+	if (old_peer)
+		lnet_peer_put(old_peer);
+	lnet_ni_put(old_ni);
+	return true;
+}
+
+/**
  * lnet_msg_reselect_answer() - a REPLY or ACK that failed goes again from
  *	another rail, if the requester is a Multi-Rail peer
  * @msg: the answer, holding no credit
@@ -269,9 +299,8 @@ void lnet_msg_reselect(struct lnet_msg *msg)
  */
 void lnet_msg_reselect_answer(struct lnet_msg *msg)
 {
-	struct lnet_peer *peer, *old_peer = msg->txpeer;
-	struct lnet_ni *ni, *old_ni = msg->ni;
 	struct lnet_peer_node *node;
+	struct lnet_ni *ni;
 	lnet_nid_t nid;
 
 	if (msg->target.nid != msg->hdr.dest_nid || msg->rdma_get)
@@ -288,21 +317,8 @@ void lnet_msg_reselect_answer(struct lnet_msg *msg)
 			ni = NULL;
 	}
 	rcu_read_unlock();
-	if (!ni)
-		return;
-	peer = lnet_peer_get(ni, nid, GFP_ATOMIC);
-	if (!peer) {
-		lnet_ni_put(ni);
-		return;
-	}
-	msg->ni = ni;
-	msg->txpeer = peer;
-	msg->hdr.src_nid = ni->nid;
-	msg->hdr.dest_nid = nid;
-	msg->target.nid = nid;
-	if (old_peer)
-		lnet_peer_put(old_peer);
-	lnet_ni_put(old_ni);
+	if (ni && lnet_msg_move_to(msg, ni, nid))
+		msg->hdr.src_nid = ni->nid;
 }
 
 static void lnet_msg_ev_send(struct lnet_msg *msg, unsigned int rlength)

@@ -58,6 +58,15 @@ void lnet_node_put(struct lnet_peer_node *node)
 }
 LNET_EXPORT_FOR_TEST(lnet_node_put);
 
+/* @nid's entry in the table, or NULL. Context: rcu_read_lock(). */
+static struct lnet_node_nid *lnet_node_nid_lookup(lnet_nid_t nid)
+{
+	if (!atomic_read(&lnet_core.node_nids.nelems))
+		return NULL;
+	return rhashtable_lookup(&lnet_core.node_nids, &nid,
+				 lnet_node_nid_params);
+}
+
 /**
  * lnet_node_find_rcu() - the node @nid belongs to
  * @nid: a peer NID
@@ -73,12 +82,9 @@ struct lnet_peer_node *lnet_node_find_rcu(lnet_nid_t nid)
 	struct lnet_peer_node *node = NULL;
 	struct lnet_node_nid *e;
 
-	if (!atomic_read(&lnet_core.node_nids.nelems))
-		return NULL;
 	/* the table's own RCU section: net_lock holders have none */
 	rcu_read_lock();
-	e = rhashtable_lookup(&lnet_core.node_nids, &nid,
-			      lnet_node_nid_params);
+	e = lnet_node_nid_lookup(nid);
 	if (e)
 		node = READ_ONCE(e->node);
 	rcu_read_unlock();
@@ -370,6 +376,59 @@ void lnet_node_keep_one_nid_locked(struct lnet_peer_node *node,
 		if (j != idx)
 			lnet_node_del_nid_locked(node, j);
 	lnet_node_set_primary_locked(node, 0);
+}
+
+/**
+ * lnet_node_set_down_locked() - what @node's ping info or push says of @nid
+ * @node: the node
+ * @nid: one of its NIDs (others are ignored)
+ * @down: its status word there was DOWN
+ */
+void lnet_node_set_down_locked(struct lnet_peer_node *node, lnet_nid_t nid,
+			       bool down)
+{
+	char str[LNET_NIDSTR_SIZE];
+	int i;
+
+	lockdep_assert_held(&lnet_core.net_lock);
+	i = lnet_node_nid_index(node, nid);
+	if (i < 0 || node->nids[i]->down == down)
+		return;
+	WRITE_ONCE(node->nids[i]->down, down);
+	pr_debug("%s says it is %s\n", lnet_nid2str(nid, str, sizeof(str)),
+		 down ? "DOWN" : "UP");
+}
+
+/* Whether the node of @nid said in its ping info that @nid is DOWN. */
+bool lnet_node_nid_down(lnet_nid_t nid)
+{
+	struct lnet_node_nid *e;
+	bool down = false;
+
+	rcu_read_lock();
+	e = lnet_node_nid_lookup(nid);
+	if (e)
+		down = READ_ONCE(e->down);
+	rcu_read_unlock();
+	return down;
+}
+LNET_EXPORT_FOR_TEST(lnet_node_nid_down);
+
+/*
+ * A message came from @nid: whatever its ping info said, it is up now.
+ * Context: any; takes net_lock only when there is something to clear.
+ */
+void lnet_node_nid_heard(lnet_nid_t nid)
+{
+	struct lnet_peer_node *node;
+
+	if (!lnet_node_nid_down(nid))
+		return;
+	spin_lock_bh(&lnet_core.net_lock);
+	node = lnet_node_find_rcu(nid);
+	if (node)
+		lnet_node_set_down_locked(node, nid, false);
+	spin_unlock_bh(&lnet_core.net_lock);
 }
 
 /* ---- configuration (peer add / del, LNetAddPeer) ------------------------- */

@@ -247,8 +247,9 @@ void lnet_ping_target_fini(void)
 }
 
 /*
- * An NI's health crossed 0 or came back to full, or discovery was turned
- * on or off: rewrite the statuses and the features in the posted info.
+ * An NI's health crossed 0 or came back to full, a router's network went
+ * quiet or was pinged again, or discovery was turned on or off: rewrite
+ * the statuses and the features in the posted info.
  * Under api_mutex the NI list is the one the info was built from; a REPLY
  * reading the info meanwhile sends the old or the new status word, either
  * of them whole. Lustre pushes the info without DISCOVERY before the flag
@@ -257,11 +258,11 @@ void lnet_ping_target_fini(void)
  */
 static void lnet_ping_status_refresh(struct work_struct *work)
 {
-	bool discovery_off = false;
+	bool discovery_off = false, moved = false;
 	struct lnet_ping_info *info;
 	struct lnet_ni *ni;
 	unsigned int i = 0;
-	u32 was;
+	u32 was, status;
 
 	mutex_lock(&lnet_core.api_mutex);
 	if (lnet_core.ping.cur) {
@@ -271,14 +272,24 @@ static void lnet_ping_status_refresh(struct work_struct *work)
 		discovery_off = (was & LNET_PING_FEAT_DISCOVERY) &&
 				!(info->features & LNET_PING_FEAT_DISCOVERY);
 		list_for_each_entry(ni, &lnet_core.nis, list) {
-			if (i && i < info->nnis)
-				info->ni[i].status = lnet_ni_ping_status(ni);
+			status = lnet_ni_ping_status(ni);
+			if (i && i < info->nnis && info->ni[i].status != status) {
+				info->ni[i].status = status;
+				moved = true;
+			}
 			i++;
 		}
 		lnet_ping_copy_set(info, lnet_core.ping.cur->size);
 	}
+	/*
+	 * A router tells its Multi-Rail peers at once when one of its NIs
+	 * goes down or up (spec "Push": forced pushes), so that they stop
+	 * or start routing through that network.
+	 */
 	if (discovery_off)
 		lnet_discovery_push_all(true);
+	else if (moved && lnet_forwarding_enabled())
+		lnet_discovery_push_all(false);
 	mutex_unlock(&lnet_core.api_mutex);
 }
 
@@ -292,6 +303,7 @@ void lnet_ping_status_changed(void)
 {
 	queue_work(system_wq, &lnet_ping_status_work);
 }
+LNET_EXPORT_FOR_TEST(lnet_ping_status_changed);
 
 /* Wait for a refresh under way (module unload; tests). */
 void lnet_ping_status_flush(void)

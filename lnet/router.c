@@ -796,6 +796,7 @@ void lnet_forward_parse(struct lnet_ni *ni, const struct lnet_hdr *hdr,
 		lnet_drop_msg(msg, "no memory");
 		return;
 	}
+	lnet_node_nid_heard(from);
 	msg->rtrpool = lnet_rtrpool_of(lnet_ni_cpt_of_nid(ni, from), len);
 
 	spin_lock_bh(&lnet_core.net_lock);
@@ -841,6 +842,43 @@ static int lnet_forward_route(struct lnet_msg *msg)
 }
 
 /**
+ * lnet_forward_final_hop() - the last hop of @msg, to a Multi-Rail node
+ *	whose ping info says the NI it is addressed to is DOWN, goes to
+ *	another of its NIDs, rewritten as the header's destination
+ * @msg: a forwarded message with its next hop, holding no credit
+ *
+ * The originator chose the NID, and a router keeps it but for this (spec
+ * "Header fields on forwarding", dest_nid). Lustre's test is meant to be
+ * of the originator's Multi-Rail flag and reads the destination's; this
+ * reads the destination's too (a node without Multi-Rail keeps one NID
+ * anyway). Called once the next hop is known, and again once the node's
+ * discovery, which the message may have waited for, has told the
+ * statuses. The NID is kept if the node has no other said UP that one of
+ * our NIs reaches.
+ */
+void lnet_forward_final_hop(struct lnet_msg *msg)
+{
+	lnet_nid_t dst = msg->hdr.dest_nid, nid = dst;
+	char a[LNET_NIDSTR_SIZE], b[LNET_NIDSTR_SIZE];
+	struct lnet_peer_node *node;
+	struct lnet_ni *ni = NULL;
+
+	if (msg->target.nid != dst || !lnet_node_nid_down(dst))
+		return;
+	rcu_read_lock();
+	node = lnet_node_find_rcu(dst);
+	if (node && test_bit(LNET_NODE_MULTI_RAIL, &node->flags))
+		ni = lnet_select_up_pair_rcu(node, &nid);
+	if (ni && (nid == dst || !percpu_ref_tryget_live(&ni->ref)))
+		ni = NULL;
+	rcu_read_unlock();
+	if (!ni || !lnet_msg_move_to(msg, ni, nid))
+		return;
+	pr_debug("%s is down: forwarded to %s\n",
+		 lnet_nid2str(dst, a, sizeof(a)), lnet_nid2str(nid, b, sizeof(b)));
+}
+
+/**
  * lnet_forward_rx_done() - a forwarded message's payload is in
  * @msg: the message
  * @status: how the receive went
@@ -858,6 +896,8 @@ void lnet_forward_rx_done(struct lnet_msg *msg, int status)
 	msg->private = NULL;	/* the LND is done with its receive */
 	if (!rc)
 		rc = lnet_forward_route(msg);
+	if (!rc)
+		lnet_forward_final_hop(msg);
 	if (rc) {
 		if (rc == -EHOSTUNREACH)
 			pr_warn_ratelimited("no route to %s: forwarded message dropped\n",

@@ -457,7 +457,7 @@ static bool lnet_route_judge(struct lnet_route *r,
 }
 
 static void lnet_gateway_answered(struct lnet_gateway *gw,
-				  struct lnet_ping_info *info, int n)
+				  const struct lnet_ping_info *info, int n)
 {
 	char nid[LNET_NIDSTR_SIZE];
 	bool disabled = info->features & LNET_PING_FEAT_RTE_DISABLED;
@@ -646,6 +646,32 @@ void lnet_gateway_forwarded(lnet_nid_t from, u32 src_net)
 			lnet_nid2str(from, nid, sizeof(nid)),
 			lnet_net2str(src_net, net, sizeof(net)));
 	}
+	rcu_read_unlock();
+}
+
+/**
+ * lnet_gateway_pushed() - a node pushed its ping info to us
+ * @from: the primary NID of the node
+ * @info: its ping info, checked
+ * @n: valid entries in @info
+ *
+ * If the node is one of our gateways, its routes are judged from the info
+ * now, as if the checker had pinged it: a router pushes when one of its
+ * NIs goes down or up, and its routes follow without waiting for the next
+ * check.
+ *
+ * Context: process; takes no lock.
+ */
+void lnet_gateway_pushed(lnet_nid_t from, const struct lnet_ping_info *info,
+			 int n)
+{
+	struct lnet_gateway *gw;
+	unsigned int bkt;
+
+	rcu_read_lock();
+	hash_for_each_rcu(lnet_gw_hash, bkt, gw, hash)
+		if (gw->nid == from || lnet_peer_nids_same_node(gw->nid, from))
+			lnet_gateway_answered(gw, info, n);
 	rcu_read_unlock();
 }
 

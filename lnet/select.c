@@ -15,7 +15,9 @@
  * there: health, free credits, least recently chosen. No UDSP rules: this
  * LNet has none. A node with no NID on a network of ours is reached
  * through routers: one of its networks that a route leads to, then one of
- * its NIDs there, take turns; the gateway is routes.c's choice.
+ * its NIDs there, take turns; the gateway is routes.c's choice. A
+ * router's final hop to a Multi-Rail node whose addressed NI is DOWN
+ * chooses the same way among the node's NIDs not said DOWN (router.c).
  *
  * Reads credits and health without their locks but under net_lock for the
  * peers: a choice made on a value a moment old is as good as any.
@@ -154,9 +156,9 @@ struct lnet_ni *lnet_select_ni_rcu(lnet_nid_t nid, int md_node, bool keep)
 	return best;
 }
 
-/* The peer's best NID on @net. */
+/* The peer's best NID on @net (not one it said is DOWN, if @up_only). */
 static lnet_nid_t lnet_sel_peer_nid(const struct lnet_peer_node *node,
-				    u32 net)
+				    u32 net, bool up_only)
 {
 	lnet_nid_t best = LNET_NID_ANY;
 	int h, c, bh = -1, bc = 0;
@@ -166,7 +168,8 @@ static lnet_nid_t lnet_sel_peer_nid(const struct lnet_peer_node *node,
 	for (i = 0; i < node->nnids; i++) {
 		lnet_nid_t nid = node->nids[i]->nid;
 
-		if (LNET_NIDNET(nid) != net)
+		if (LNET_NIDNET(nid) != net ||
+		    (up_only && READ_ONCE(node->nids[i]->down)))
 			continue;
 		lnet_sel_peer_state(nid, &h, &c, &s);
 		if (best == LNET_NID_ANY || h > bh ||
@@ -183,10 +186,12 @@ static lnet_nid_t lnet_sel_peer_nid(const struct lnet_peer_node *node,
 /*
  * @node's networks, each with the best health of its NIDs there and ours:
  * for a direct send the best of our NIs there, for a routed one 0 if an
- * alive route leads there (-1: not usable either way).
+ * alive route leads there (-1: not usable either way). With @up_only, the
+ * NIDs its ping info said are DOWN do not count.
  */
 static unsigned int lnet_sel_node_nets(const struct lnet_peer_node *node,
-				       struct lnet_sel_net *nets, bool routed)
+				       struct lnet_sel_net *nets, bool routed,
+				       bool up_only)
 {
 	unsigned int i, j, nnets = 0;
 	int h, c;
@@ -196,6 +201,8 @@ static unsigned int lnet_sel_node_nets(const struct lnet_peer_node *node,
 	for (i = 0; i < node->nnids; i++) {
 		u32 net = LNET_NIDNET(node->nids[i]->nid);
 
+		if (up_only && READ_ONCE(node->nids[i]->down))
+			continue;
 		lnet_sel_peer_state(node->nids[i]->nid, &h, &c, &s);
 		for (j = 0; j < nnets; j++)
 			if (nets[j].net == net)
@@ -259,6 +266,34 @@ lnet_sel_pick_net(struct lnet_peer_node *node, const struct lnet_sel_net *nets,
 	return &nets[i];
 }
 
+static struct lnet_ni *lnet_sel_pair(struct lnet_peer_node *node,
+				     int md_node, lnet_nid_t *nid,
+				     bool up_only)
+{
+	struct lnet_sel_net nets[LNET_NODE_MAX_NIDS];
+	const struct lnet_sel_net *net;
+	struct lnet_ni *ni = NULL;
+	unsigned int turn;
+
+	spin_lock_bh(&lnet_core.net_lock);
+	net = lnet_sel_pick_net(node, nets,
+				lnet_sel_node_nets(node, nets, false, up_only),
+				&turn);
+	if (net) {
+		ni = lnet_sel_ni(net->net, md_node);
+		*nid = lnet_sel_peer_nid(node, net->net, up_only);
+		if (ni) {
+			struct lnet_peer *peer = lnet_peer_find_locked(*nid);
+
+			ni->sel_seq = ++lnet_core.sel_seq;
+			if (peer)
+				peer->sel_seq = lnet_core.sel_seq;
+		}
+	}
+	spin_unlock_bh(&lnet_core.net_lock);
+	return ni;
+}
+
 /**
  * lnet_select_pair_rcu() - choose our NI and @node's NID for a message
  * @node: a Multi-Rail peer node
@@ -273,27 +308,27 @@ lnet_sel_pick_net(struct lnet_peer_node *node, const struct lnet_sel_net *nets,
 struct lnet_ni *lnet_select_pair_rcu(struct lnet_peer_node *node,
 				     int md_node, lnet_nid_t *nid)
 {
-	struct lnet_sel_net nets[LNET_NODE_MAX_NIDS];
-	const struct lnet_sel_net *net;
-	struct lnet_ni *ni = NULL;
-	unsigned int turn;
+	return lnet_sel_pair(node, md_node, nid, false);
+}
 
-	spin_lock_bh(&lnet_core.net_lock);
-	net = lnet_sel_pick_net(node, nets,
-				lnet_sel_node_nets(node, nets, false), &turn);
-	if (net) {
-		ni = lnet_sel_ni(net->net, md_node);
-		*nid = lnet_sel_peer_nid(node, net->net);
-		if (ni) {
-			struct lnet_peer *peer = lnet_peer_find_locked(*nid);
-
-			ni->sel_seq = ++lnet_core.sel_seq;
-			if (peer)
-				peer->sel_seq = lnet_core.sel_seq;
-		}
-	}
-	spin_unlock_bh(&lnet_core.net_lock);
-	return ni;
+/**
+ * lnet_select_up_pair_rcu() - the same among the NIDs of @node that its
+ *	ping info did not say are DOWN: a router's final hop to a node whose
+ *	addressed NI is down (router.c)
+ * @node: a Multi-Rail peer node
+ * @nid: set to the peer NID chosen
+ *
+ * The message's memory is a router buffer: no NUMA preference.
+ *
+ * Context: rcu_read_lock() (the NI list); takes net_lock.
+ *
+ * Return: our NI (no reference taken), or NULL if none of the node's NIDs
+ * said UP is on a network where we have a usable NI.
+ */
+struct lnet_ni *lnet_select_up_pair_rcu(struct lnet_peer_node *node,
+					lnet_nid_t *nid)
+{
+	return lnet_sel_pair(node, NUMA_NO_NODE, nid, true);
 }
 
 /**
@@ -324,7 +359,8 @@ lnet_nid_t lnet_select_routed_nid_rcu(struct lnet_peer_node *node)
 
 	spin_lock_bh(&lnet_core.net_lock);
 	net = lnet_sel_pick_net(node, nets,
-				lnet_sel_node_nets(node, nets, true), &turn);
+				lnet_sel_node_nets(node, nets, true, false),
+				&turn);
 	if (!net)
 		goto out;
 	for (i = 0; i < node->nnids; i++) {

@@ -9,8 +9,11 @@
  * unchanged; short of a buffer or of the sending peer's router credit it
  * waits, its LND not asked to receive, until one comes back; no route:
  * dropped, buffer back; a message for a node not yet discovered waits for
- * the router's ping of it; a node that does not forward drops it; pools
- * resized at run time; a network nobody pings said DOWN by a router.
+ * the router's ping of it; the final hop to a Multi-Rail node whose
+ * addressed NI is DOWN goes to another of its NIDs; a router pushes when
+ * one of its NIs goes down or up, and a gateway's push judges its routes;
+ * a node that does not forward drops it; pools resized at run time; a
+ * network nobody pings said DOWN by a router.
  *
  * The checker is off (alive_router_check_interval 0): routes stay alive,
  * or dead from the start with check_routers_before_use, until a message
@@ -613,6 +616,218 @@ static void routes_forward_discovers_first(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rt_pool_credits(LNET_RTRPOOL_SMALL, &n), full);
 }
 
+/* A Multi-Rail ping info: 0@lo, then @nids, those in @down_mask DOWN. */
+static struct lnet_ping_info *rt_mr_info(struct kunit *test,
+					 const lnet_nid_t *nids,
+					 unsigned int n, u32 down_mask)
+{
+	struct lnet_ping_info *info;
+	unsigned int i;
+
+	info = kunit_kzalloc(test, lnet_ping_info_size(n + 1), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, info);
+	info->magic = LNET_PROTO_PING_MAGIC;
+	info->features = LNET_PING_FEAT_NI_STATUS | LNET_PING_FEAT_MULTI_RAIL |
+			 LNET_PING_FEAT_DISCOVERY;
+	info->pid = LNET_PID_LUSTRE;
+	info->nnis = n + 1;
+	info->ni[0].nid = LNET_NID_LO_0;
+	for (i = 0; i < n; i++) {
+		info->ni[i + 1].nid = nids[i];
+		info->ni[i + 1].status = down_mask & BIT(i) ?
+					 LNET_NI_STATUS_DOWN :
+					 LNET_NI_STATUS_UP;
+	}
+	return info;
+}
+
+/* The router's push to @dst on net 1: checked, ACKed from @dst. */
+static void rt_push_acked(struct kunit *test, struct lnet_msg *push,
+			  lnet_nid_t dst)
+{
+	struct lnet_handle_wire wmd;
+	struct lnet_hdr hdr;
+
+	KUNIT_ASSERT_NOT_NULL(test, push);
+	KUNIT_EXPECT_EQ(test, push->hdr.type, LNET_MSG_PUT);
+	KUNIT_EXPECT_EQ(test, push->hdr.msg.put.ptl_index,
+			(u32)LNET_RESERVED_PORTAL);
+	KUNIT_EXPECT_EQ(test, push->hdr.dest_nid, dst);
+	wmd = push->hdr.msg.put.ack_wmd;
+	fake_done(push, 0);
+	fake_hdr(&hdr, LNET_MSG_ACK, 1, dst, 0);
+	hdr.msg.ack.dst_wmd = wmd;
+	KUNIT_EXPECT_EQ(test, lnet_parse(fake.ni[1], &hdr, dst, NULL, false), 0);
+}
+
+/* What the router's ping info, as @push carries it, says of @nid. */
+static u32 rt_pushed_status(struct lnet_msg *push, lnet_nid_t nid)
+{
+	size_t len = lnet_msg_len(push);
+	struct lnet_ping_info *info;
+	struct iov_iter iter;
+	u32 status = 0;
+	unsigned int i;
+
+	info = kzalloc(len, GFP_KERNEL);
+	if (!info)
+		return 0;
+	lnet_msg_iter(push, ITER_SOURCE, &iter);
+	if (copy_from_iter(info, len, &iter) == len)
+		for (i = 1; i < info->nnis &&
+			    lnet_ping_info_size(i + 1) <= len; i++)
+			if (info->ni[i].nid == nid)
+				status = info->ni[i].status;
+	kfree(info);
+	return status;
+}
+
+/* Net 0's NI says DOWN (@quiet) or UP again: the router pushes to @dst. */
+static void rt_quiet_pushed(struct kunit *test, bool quiet, lnet_nid_t dst)
+{
+	struct lnet_msg *push;
+
+	if (quiet)
+		set_bit(LNET_NI_QUIET_DOWN, &fake.ni[0]->health_flags);
+	else
+		clear_bit(LNET_NI_QUIET_DOWN, &fake.ni[0]->health_flags);
+	lnet_ping_status_changed();
+	lnet_ping_status_flush();
+	push = fake_take_send(WB_WAIT_MS);
+	KUNIT_ASSERT_NOT_NULL(test, push);
+	KUNIT_EXPECT_EQ(test, rt_pushed_status(push, fake.ni[0]->nid),
+			quiet ? LNET_NI_STATUS_DOWN : LNET_NI_STATUS_UP);
+	rt_push_acked(test, push, dst);
+}
+
+/*
+ * The final hop to a Multi-Rail node whose ping info says the NI a PUT is
+ * addressed to is DOWN goes to another of its NIDs, rewritten in the
+ * header (spec 1.3, dest_nid): the router learns the statuses from the
+ * discovery the PUT waits for. A message forwarded from that NI says it
+ * is up: the next PUT keeps its NID. When one of the router's own NIs
+ * goes down or up, it pushes its ping info to the node at once (4.7).
+ */
+static void routes_forward_mr_down_nid(struct kunit *test)
+{
+	lnet_nid_t dst = FAKE_PEER(1, 20), other = FAKE_PEER(1, 21);
+	const lnet_nid_t nids[] = { dst, other };
+	struct lnet_ping_info *info = rt_mr_info(test, nids, 2, BIT(0));
+	size_t info_len = lnet_ping_info_size(3);
+	struct lnet_msg *ping, *msg;
+	struct lnet_handle_wire wmd;
+	struct lnet_hdr hdr;
+
+	fake.send_mode = FAKE_SEND_HOLD;
+	rt_router_on(test, 1, 1, 1);
+	WRITE_ONCE(lnet_peer_discovery_disabled.value, 0);
+	rt_inject(test, GW1, dst);
+	ping = fake_take_send(WB_WAIT_MS);
+	KUNIT_ASSERT_NOT_NULL(test, ping);
+	KUNIT_EXPECT_EQ(test, ping->hdr.type, LNET_MSG_GET);
+	KUNIT_EXPECT_EQ(test, ping->target.nid, dst);
+	wmd = ping->hdr.msg.get.return_wmd;
+	fake_done(ping, 0);
+	fake_hdr(&hdr, LNET_MSG_REPLY, 1, dst, info_len);
+	hdr.msg.reply.dst_wmd = wmd;
+	fake.rx_data = info;
+	KUNIT_EXPECT_EQ(test, lnet_parse(fake.ni[1], &hdr, dst, NULL, false), 0);
+	fake.rx_data = NULL;
+	rt_push_acked(test, fake_take_send(WB_WAIT_MS), dst);
+	KUNIT_EXPECT_TRUE(test, lnet_node_nid_down(dst));
+	KUNIT_EXPECT_FALSE(test, lnet_node_nid_down(other));
+
+	msg = fake_take_send(WB_WAIT_MS);
+	rt_expect_forwarded(test, msg, other);
+	if (msg)
+		fake_done(msg, 0);
+	/* discovered now: the next one goes to @other straight away */
+	rt_inject(test, GW1, dst);
+	msg = fake_take_send(WB_WAIT_MS);
+	rt_expect_forwarded(test, msg, other);
+	if (msg)
+		fake_done(msg, 0);
+
+	/* @dst forwards a PUT to net 0: it is up */
+	fake_hdr(&hdr, LNET_MSG_PUT, 1, dst, PAYLOAD);
+	hdr.dest_nid = FAKE_PEER(0, 9);
+	hdr.msg.put.ptl_index = 7;
+	fake.rx_data = renv(test)->data;
+	WRITE_ONCE(lnet_peer_discovery_disabled.value, 1);
+	KUNIT_EXPECT_EQ(test, lnet_parse(fake.ni[1], &hdr, dst, NULL, false), 0);
+	msg = fake_take_send(WB_WAIT_MS);
+	KUNIT_ASSERT_NOT_NULL(test, msg);
+	KUNIT_EXPECT_EQ(test, msg->target.nid, FAKE_PEER(0, 9));
+	fake_done(msg, 0);
+	WRITE_ONCE(lnet_peer_discovery_disabled.value, 0);
+	KUNIT_EXPECT_FALSE(test, lnet_node_nid_down(dst));
+	rt_inject(test, GW1, dst);
+	msg = fake_take_send(WB_WAIT_MS);
+	rt_expect_forwarded(test, msg, dst);
+	if (msg)
+		fake_done(msg, 0);
+
+	/* the router's NI on net 0 goes quiet, then is pinged again */
+	rt_quiet_pushed(test, true, dst);
+	rt_quiet_pushed(test, false, dst);
+	/* nothing moved: no push */
+	lnet_ping_status_changed();
+	lnet_ping_status_flush();
+	KUNIT_EXPECT_NULL(test, fake_take_send(WB_QUIET_MS));
+}
+
+/* A push (no ACK asked) of @info from @from on net 0. */
+static void rt_push_in(struct kunit *test, lnet_nid_t from,
+		       const struct lnet_ping_info *info)
+{
+	struct lnet_hdr hdr;
+
+	fake_hdr(&hdr, LNET_MSG_PUT, 0, from, lnet_ping_info_size(info->nnis));
+	hdr.msg.put.ptl_index = LNET_RESERVED_PORTAL;
+	hdr.msg.put.match_bits = LNET_PROTO_PING_MATCHBITS;
+	hdr.msg.put.ack_wmd = LNET_WIRE_HANDLE_NONE;
+	fake.rx_data = info;
+	KUNIT_EXPECT_EQ(test, lnet_parse(fake.ni[0], &hdr, from, NULL, false), 0);
+	fake.rx_data = NULL;
+}
+
+static bool rt_route_up_within(u32 net, lnet_nid_t gw, bool up,
+			       unsigned int ms)
+{
+	lnet_nid_t got;
+
+	return !read_poll_timeout(rt_pick, got, (got == gw) == up,
+				  10 * USEC_PER_MSEC, ms * USEC_PER_MSEC,
+				  false, net, LNET_NET_ANY);
+}
+
+/*
+ * A gateway's push is an answer to a check: its ping info saying its NI
+ * on the remote network is DOWN takes the single-hop route through it
+ * down (avoid_asym_router_failure) without waiting for the next check,
+ * and saying UP brings it back.
+ */
+static void routes_gateway_push(struct kunit *test)
+{
+	const lnet_nid_t nids[] = { GW1, FAKE_NID(3, 1) };
+	struct lnet_peer_node *node;
+
+	KUNIT_ASSERT_EQ(test, rt_add(REMOTE, GW1, 1, 0), 0);
+	KUNIT_EXPECT_EQ(test, rt_pick(REMOTE, LNET_NET_ANY), GW1);
+	node = lnet_node_get_or_new(GW1);	/* a peer we know */
+	KUNIT_ASSERT_NOT_NULL(test, node);
+	lnet_node_put(node);
+	WRITE_ONCE(lnet_peer_discovery_disabled.value, 0);
+
+	rt_push_in(test, GW1, rt_mr_info(test, nids, 2, BIT(1)));
+	KUNIT_EXPECT_TRUE(test, rt_route_up_within(REMOTE, GW1, false,
+						   WB_WAIT_MS));
+	rt_push_in(test, GW1, rt_mr_info(test, nids, 2, 0));
+	KUNIT_EXPECT_TRUE(test, rt_route_up_within(REMOTE, GW1, true,
+						   WB_WAIT_MS));
+	KUNIT_EXPECT_EQ(test, rt_del(REMOTE, GW1), 0);
+}
+
 static int rt_router_set(bool on)
 {
 	int rc;
@@ -846,6 +1061,8 @@ static struct kunit_case lnet_routes_cases[] = {
 	KUNIT_CASE(routes_forward_waits_for_credit),
 	KUNIT_CASE(routes_forward_no_route),
 	KUNIT_CASE(routes_forward_discovers_first),
+	KUNIT_CASE(routes_forward_mr_down_nid),
+	KUNIT_CASE(routes_gateway_push),
 	KUNIT_CASE(routes_forward_off_and_on),
 	KUNIT_CASE(routes_resize_pools),
 	KUNIT_CASE(routes_router_quiet_net),

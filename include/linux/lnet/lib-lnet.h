@@ -203,6 +203,8 @@ int lnet_msg_route(struct lnet_msg *msg, lnet_nid_t self, lnet_nid_t dst,
 void lnet_msg_launch(struct lnet_msg *msg);
 void lnet_msg_reselect(struct lnet_msg *msg);
 void lnet_msg_reselect_answer(struct lnet_msg *msg);
+bool lnet_msg_move_to(struct lnet_msg *msg, struct lnet_ni *ni,
+		      lnet_nid_t nid);
 void lnet_ni_send(struct lnet_msg *msg);
 void lnet_ni_recv(struct lnet_ni *ni, void *private, struct lnet_msg *msg,
 		  bool delayed, unsigned int mlen, unsigned int rlen);
@@ -330,6 +332,10 @@ void lnet_node_merge_nids_locked(struct lnet_peer_node *node,
 				 bool replace);
 void lnet_node_keep_one_nid_locked(struct lnet_peer_node *node,
 				   lnet_nid_t nid);
+void lnet_node_set_down_locked(struct lnet_peer_node *node, lnet_nid_t nid,
+			       bool down);
+bool lnet_node_nid_down(lnet_nid_t nid);
+void lnet_node_nid_heard(lnet_nid_t nid);
 int lnet_node_configure(lnet_nid_t prim, lnet_nid_t nid, u32 flags);
 int lnet_node_del(lnet_nid_t prim, lnet_nid_t nid, u32 flags);
 lnet_nid_t lnet_node_nid_at(u32 *index, lnet_nid_t *primary, u32 *flags);
@@ -351,6 +357,8 @@ struct lnet_ni *lnet_select_pair_rcu(struct lnet_peer_node *node,
 				     int md_node, lnet_nid_t *nid);
 struct lnet_ni *lnet_select_ni_rcu(lnet_nid_t nid, int md_node, bool keep);
 lnet_nid_t lnet_select_routed_nid_rcu(struct lnet_peer_node *node);
+struct lnet_ni *lnet_select_up_pair_rcu(struct lnet_peer_node *node,
+					lnet_nid_t *nid);
 
 /* discovery.c */
 int lnet_discovery_init(void);
@@ -413,6 +421,8 @@ lnet_nid_t lnet_route_select_rcu(u32 net, u32 src_net);
 unsigned int lnet_route_hops_rcu(u32 net);
 bool lnet_route_reachable_rcu(u32 net);
 void lnet_gateway_forwarded(lnet_nid_t from, u32 src_net);
+void lnet_gateway_pushed(lnet_nid_t from, const struct lnet_ping_info *info,
+			 int n);
 bool lnet_route_is_via(u32 net, lnet_nid_t gateway);
 int lnet_routes_start(void);
 void lnet_routes_clear(void);
@@ -448,6 +458,7 @@ int lnet_peer_rtr_credits(const struct lnet_ni *ni);
 void lnet_forward_parse(struct lnet_ni *ni, const struct lnet_hdr *hdr,
 			lnet_nid_t from, void *private);
 void lnet_forward_rx_done(struct lnet_msg *msg, int status);
+void lnet_forward_final_hop(struct lnet_msg *msg);
 void lnet_forward_release(struct lnet_msg *msg);
 struct lnet_libmd *lnet_rtrbuf_md(struct lnet_rtrbuf *rb);
 int lnet_rtrpool_state(int cpt, int pool, int *npages, int *nbuffers,

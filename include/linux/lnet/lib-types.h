@@ -522,6 +522,11 @@ struct lnet_node_nid {
 	struct rhash_head	hnode;		/* lnet_core.node_nids */
 	lnet_nid_t		nid;
 	struct lnet_peer_node	*node;		/* net_lock; RCU readers */
+	/*
+	 * The node's last ping info or push said this NI is DOWN, and no
+	 * message came from it since. net_lock; READ_ONCE() readers.
+	 */
+	bool			down;
 	struct rcu_head		rcu;
 };
 
@@ -538,6 +543,7 @@ struct lnet_peer_node {
 	/* discovery, net_lock unless said otherwise */
 	enum lnet_disc_step	disc_step;
 	bool			disc_force;	/* ping and push even if current */
+	bool			disc_repush;	/* our info changed meanwhile */
 	int			disc_error;	/* of the last discovery, or 0 */
 	u32			disc_gen;	/* +1 at each end of discovery */
 	struct list_head	parked;		/* messages waiting for it */
