@@ -40,9 +40,7 @@ static struct lnet_ni *lnet_msg_select_rcu(struct lnet_msg *msg,
 	}
 	/* one NID: no network to choose, only our NI on its own */
 	if (mr && READ_ONCE(node->nnids) > 1) {
-		ni = lnet_select_pair_rcu(node, msg->md_node, &nid);
-		if (!ni)
-			nid = lnet_select_routed_nid_rcu(node);
+		ni = lnet_select_mr_rcu(node, msg->md_node, &nid);
 		if (nid != LNET_NID_ANY)
 			*dst = nid;
 		if (ni || nid != LNET_NID_ANY)

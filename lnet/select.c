@@ -266,16 +266,16 @@ lnet_sel_pick_net(struct lnet_peer_node *node, const struct lnet_sel_net *nets,
 	return &nets[i];
 }
 
-static struct lnet_ni *lnet_sel_pair(struct lnet_peer_node *node,
-				     int md_node, lnet_nid_t *nid,
-				     bool up_only)
+static struct lnet_ni *lnet_sel_pair_locked(struct lnet_peer_node *node,
+					    int md_node, lnet_nid_t *nid,
+					    bool up_only)
 {
 	struct lnet_sel_net nets[LNET_NODE_MAX_NIDS];
 	const struct lnet_sel_net *net;
 	struct lnet_ni *ni = NULL;
 	unsigned int turn;
 
-	spin_lock_bh(&lnet_core.net_lock);
+	lockdep_assert_held(&lnet_core.net_lock);
 	net = lnet_sel_pick_net(node, nets,
 				lnet_sel_node_nets(node, nets, false, up_only),
 				&turn);
@@ -290,6 +290,17 @@ static struct lnet_ni *lnet_sel_pair(struct lnet_peer_node *node,
 				peer->sel_seq = lnet_core.sel_seq;
 		}
 	}
+	return ni;
+}
+
+static struct lnet_ni *lnet_sel_pair(struct lnet_peer_node *node,
+				     int md_node, lnet_nid_t *nid,
+				     bool up_only)
+{
+	struct lnet_ni *ni;
+
+	spin_lock_bh(&lnet_core.net_lock);
+	ni = lnet_sel_pair_locked(node, md_node, nid, up_only);
 	spin_unlock_bh(&lnet_core.net_lock);
 	return ni;
 }
@@ -331,10 +342,10 @@ struct lnet_ni *lnet_select_up_pair_rcu(struct lnet_peer_node *node,
 	return lnet_sel_pair(node, NUMA_NO_NODE, nid, true);
 }
 
-/**
- * lnet_select_routed_nid_rcu() - the NID of a Multi-Rail node to route a
- *	message to, when none of its NIDs is on a network of ours
- * @node: a Multi-Rail peer node
+/*
+ * The NID of a Multi-Rail node to route a message to, when none of its
+ * NIDs is on a network of ours, or LNET_NID_ANY if no route leads to any
+ * of its networks.
  *
  * Among the node's networks that an alive route leads to: the best health
  * of its NIDs there, then round robin; on that network, round robin among
@@ -342,13 +353,8 @@ struct lnet_ni *lnet_select_up_pair_rcu(struct lnet_peer_node *node,
  * their gateway has). The gateway is chosen afterwards, for the NID's
  * network (lnet_route_select_rcu()), so traffic to a node behind routers
  * spreads over its networks and over the routes to each.
- *
- * Context: rcu_read_lock() (the route table); takes net_lock.
- *
- * Return: the NID, or LNET_NID_ANY if no route leads to any of its
- * networks.
  */
-lnet_nid_t lnet_select_routed_nid_rcu(struct lnet_peer_node *node)
+static lnet_nid_t lnet_sel_routed_nid_locked(struct lnet_peer_node *node)
 {
 	struct lnet_sel_net nets[LNET_NODE_MAX_NIDS];
 	const struct lnet_sel_net *net;
@@ -357,12 +363,12 @@ lnet_nid_t lnet_select_routed_nid_rcu(struct lnet_peer_node *node)
 	int h, c, best = -1;
 	u64 s;
 
-	spin_lock_bh(&lnet_core.net_lock);
+	lockdep_assert_held(&lnet_core.net_lock);
 	net = lnet_sel_pick_net(node, nets,
 				lnet_sel_node_nets(node, nets, true, false),
 				&turn);
 	if (!net)
-		goto out;
+		return LNET_NID_ANY;
 	for (i = 0; i < node->nnids; i++) {
 		if (LNET_NIDNET(node->nids[i]->nid) != net->net)
 			continue;
@@ -382,7 +388,33 @@ lnet_nid_t lnet_select_routed_nid_rcu(struct lnet_peer_node *node)
 			break;
 		}
 	}
-out:
-	spin_unlock_bh(&lnet_core.net_lock);
 	return nid;
+}
+
+/**
+ * lnet_select_mr_rcu() - choose how a message goes to a Multi-Rail node
+ * @node: a Multi-Rail peer node
+ * @md_node: NUMA node of the message's memory, or NUMA_NO_NODE
+ * @nid: set to the peer NID chosen, or LNET_NID_ANY
+ *
+ * The pair of lnet_select_pair_rcu() if one of the node's networks is
+ * ours; else, under the same lock, the NID of the node to route to.
+ *
+ * Context: rcu_read_lock() (the NI list, the route table); takes
+ * net_lock.
+ *
+ * Return: our NI (no reference taken), or NULL: then *@nid is the NID to
+ * route to, or LNET_NID_ANY if no route leads to the node.
+ */
+struct lnet_ni *lnet_select_mr_rcu(struct lnet_peer_node *node, int md_node,
+				   lnet_nid_t *nid)
+{
+	struct lnet_ni *ni;
+
+	spin_lock_bh(&lnet_core.net_lock);
+	ni = lnet_sel_pair_locked(node, md_node, nid, false);
+	if (!ni)
+		*nid = lnet_sel_routed_nid_locked(node);
+	spin_unlock_bh(&lnet_core.net_lock);
+	return ni;
 }

@@ -356,7 +356,8 @@ lnet_node_needs_no_discovery(const struct lnet_peer_node *node)
 struct lnet_ni *lnet_select_pair_rcu(struct lnet_peer_node *node,
 				     int md_node, lnet_nid_t *nid);
 struct lnet_ni *lnet_select_ni_rcu(lnet_nid_t nid, int md_node, bool keep);
-lnet_nid_t lnet_select_routed_nid_rcu(struct lnet_peer_node *node);
+struct lnet_ni *lnet_select_mr_rcu(struct lnet_peer_node *node, int md_node,
+				   lnet_nid_t *nid);
 struct lnet_ni *lnet_select_up_pair_rcu(struct lnet_peer_node *node,
 					lnet_nid_t *nid);
 
