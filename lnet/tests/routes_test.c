@@ -852,8 +852,16 @@ static bool rt_forwarding_becomes(bool on, unsigned int ms)
 {
 	bool now;
 
-	return !read_poll_timeout(lnet_forwarding_enabled, now, now == on,
-				  50 * USEC_PER_MSEC, ms * USEC_PER_MSEC, false);
+	if (read_poll_timeout(lnet_forwarding_enabled, now, now == on,
+			      50 * USEC_PER_MSEC, ms * USEC_PER_MSEC, false))
+		return false;
+	/*
+	 * The switch flips first and drops the waiters after, under
+	 * api_mutex: once the mutex is ours, that is done too.
+	 */
+	mutex_lock(&lnet_core.api_mutex);
+	mutex_unlock(&lnet_core.api_mutex);
+	return true;
 }
 
 /* Wait up to @ms for @ni to say DOWN in the ping info; whether it does. */
